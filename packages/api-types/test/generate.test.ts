@@ -1,0 +1,36 @@
+// The drift gate and the generator itself: the committed types are exactly what the spec
+// produces, and a spec change produces different types.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: plain ESM script without declarations
+import { HEADER, renderTypes } from "../scripts/render-types.mjs";
+
+const require = createRequire(import.meta.url);
+const bundled = require.resolve("@animal-store/openapi/openapi.json");
+const committed = readFileSync(new URL("../src/generated/openapi.ts", import.meta.url), "utf8");
+const scratch = mkdtempSync(join(tmpdir(), "animal-store-types-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("generated types", () => {
+  it("are marked as generated", () => {
+    expect(committed.startsWith(HEADER)).toBe(true);
+    expect(committed).toMatch(/Do not make direct changes/);
+  });
+
+  it("equal what the bundled spec produces (no drift)", async () => {
+    expect(await renderTypes(bundled)).toBe(committed);
+  });
+
+  it("change when a property is added to Pet", async () => {
+    const spec = JSON.parse(readFileSync(bundled, "utf8"));
+    spec.components.schemas.Pet.properties.nickname = { type: "string" };
+    const path = join(scratch, "openapi.json");
+    writeFileSync(path, JSON.stringify(spec));
+    const fresh = await renderTypes(path);
+    expect(fresh).not.toBe(committed);
+    expect(fresh).toMatch(/nickname\?: string;/);
+  });
+});
