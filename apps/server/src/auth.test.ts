@@ -1,0 +1,81 @@
+import type { NextFunction, Request, Response } from "express";
+import { describe, expect, it } from "vitest";
+import { type ApiKeyRecord, type Caller, identifyCaller, requireApiKey } from "./auth.js";
+import { ApiHttpError } from "./errors.js";
+
+const record: ApiKeyRecord = {
+  id: "k1",
+  name: "web",
+  plan: "pro",
+  perMinute: null,
+  perDay: null,
+  createdAt: "2026-01-01T00:00:00.000Z",
+  revokedAt: null,
+};
+
+async function identify(authorization: string | undefined): Promise<Caller> {
+  const req = { headers: { authorization }, ip: "10.0.0.1", socket: {} } as unknown as Request;
+  const res = { locals: {} } as unknown as Response;
+  await identifyCaller(async (key) => (key === "good-key" ? record : null))(req, res, () => {});
+  return res.locals.caller as Caller;
+}
+
+function reject(caller: Caller): unknown {
+  let passed: unknown = "not called";
+  requireApiKey(
+    {} as Request,
+    { locals: { caller } } as unknown as Response,
+    ((err?: unknown) => {
+      passed = err;
+    }) as NextFunction,
+  );
+  return passed;
+}
+
+describe("identifyCaller", () => {
+  it("accepts a known bearer key, case-insensitively on the scheme", async () => {
+    expect(await identify("Bearer good-key")).toEqual({ kind: "key", key: record });
+    expect(await identify("bearer good-key")).toEqual({ kind: "key", key: record });
+  });
+
+  it("treats a missing header or another scheme as missing", async () => {
+    for (const header of [undefined, "", "Basic Z29vZC1rZXk=", "Bearerx good-key"]) {
+      expect(await identify(header)).toEqual({
+        kind: "anonymous",
+        address: "10.0.0.1",
+        failure: "missing",
+      });
+    }
+  });
+
+  it("treats an unknown or malformed bearer token as invalid", async () => {
+    for (const header of ["Bearer other", "Bearer", "Bearer good key", "Bearer \u00e9t\u00e9"]) {
+      expect((await identify(header)).kind === "anonymous" && (await identify(header))).toEqual({
+        kind: "anonymous",
+        address: "10.0.0.1",
+        failure: "invalid",
+      });
+    }
+  });
+});
+
+describe("requireApiKey", () => {
+  it("passes a key caller through", () => {
+    expect(reject({ kind: "key", key: record })).toBeUndefined();
+  });
+
+  it("answers 401 unauthorized with the bare challenge when the key is missing", () => {
+    const err = reject({ kind: "anonymous", address: "x", failure: "missing" }) as ApiHttpError;
+    expect(err).toBeInstanceOf(ApiHttpError);
+    expect([err.status, err.code]).toEqual([401, "unauthorized"]);
+    expect(err.headers["WWW-Authenticate"]).toBe('Bearer realm="animal-store"');
+  });
+
+  it("answers 401 invalid_api_key with error=invalid_token when the key is bad", () => {
+    const err = reject({ kind: "anonymous", address: "x", failure: "invalid" }) as ApiHttpError;
+    expect([err.status, err.code]).toEqual([401, "invalid_api_key"]);
+    expect(err.headers["WWW-Authenticate"]).toBe(
+      'Bearer realm="animal-store", error="invalid_token"',
+    );
+  });
+});

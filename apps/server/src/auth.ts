@@ -1,0 +1,79 @@
+/**
+ * Authentication in two steps so rate limiting can sit between them: `identifyCaller` decides who
+ * is calling and never rejects; `requireApiKey` rejects callers without a valid key.
+ */
+import type { NextFunction, Request, Response } from "express";
+import { ApiHttpError } from "./errors.js";
+
+/** The plans an API key can belong to. */
+export type Plan = "free" | "pro" | "business" | "enterprise";
+
+/** An API key as the server knows it: never the key itself, only what it stands for. */
+export interface ApiKeyRecord {
+  id: string;
+  name: string;
+  plan: Plan;
+  /** Custom limits (enterprise); null means the plan default. */
+  perMinute: number | null;
+  perDay: number | null;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Who is calling: a valid key, or an anonymous address (why it has no valid key). */
+export type Caller =
+  | { kind: "key"; key: ApiKeyRecord }
+  | { kind: "anonymous"; address: string; failure: "missing" | "invalid" };
+
+/** Resolves a presented plaintext key to its record; null when unknown or revoked. */
+export type KeyLookup = (plaintextKey: string) => Promise<ApiKeyRecord | null>;
+
+const REALM = 'Bearer realm="animal-store"';
+const INVALID_CHALLENGE = `${REALM}, error="invalid_token"`;
+const BEARER_SCHEME = /^Bearer(?: |$)/i;
+// RFC 6750 token68 syntax; anything else cannot be one of our keys.
+const BEARER_TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+function callerAddress(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}
+
+/** Middleware: sets `res.locals.caller`; never rejects (rate limiting still applies). */
+export function identifyCaller(keyLookup: KeyLookup) {
+  return async function identifyCallerMiddleware(
+    req: Request,
+    res: Response,
+    next: NextFunction,
+  ): Promise<void> {
+    const header = req.headers.authorization;
+    // Another scheme (Basic, ...) is no bearer credential at all: "missing", not "invalid".
+    if (header === undefined || !BEARER_SCHEME.test(header)) {
+      res.locals.caller = { kind: "anonymous", address: callerAddress(req), failure: "missing" };
+    } else {
+      const token = BEARER_TOKEN.exec(header)?.[1];
+      const record = token ? await keyLookup(token) : null;
+      res.locals.caller = record
+        ? ({ kind: "key", key: record } satisfies Caller)
+        : ({ kind: "anonymous", address: callerAddress(req), failure: "invalid" } satisfies Caller);
+    }
+    next();
+  };
+}
+
+const MISSING_KEY_MESSAGE = "Missing credentials: send Authorization: Bearer <API_KEY>.";
+
+/** Middleware: 401 with the bearer challenge unless `identifyCaller` found a valid key. */
+export function requireApiKey(_req: Request, res: Response, next: NextFunction): void {
+  const caller = res.locals.caller as Caller | undefined;
+  if (caller?.kind === "key") {
+    next();
+  } else if (caller?.failure === "invalid") {
+    next(
+      new ApiHttpError(401, "invalid_api_key", "The API key is invalid or revoked.", {
+        "WWW-Authenticate": INVALID_CHALLENGE,
+      }),
+    );
+  } else {
+    next(new ApiHttpError(401, "unauthorized", MISSING_KEY_MESSAGE, { "WWW-Authenticate": REALM }));
+  }
+}
