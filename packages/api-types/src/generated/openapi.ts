@@ -228,7 +228,7 @@ export interface components {
         /**
          * @description The request limit of the window these headers describe (the window
          *     nearer exhaustion: fewer remaining, or on a tie the one that resets
-         *     first).
+         *     last).
          * @example 60
          */
         "X-RateLimit-Limit": number;
@@ -238,7 +238,7 @@ export interface components {
          */
         "X-RateLimit-Remaining": number;
         /**
-         * @description Unix time, in seconds, at which that window resets.
+         * @description Unix time, in seconds, at which that window resets (during a ban, when the ban ends).
          * @example 1767225660
          */
         "X-RateLimit-Reset": number;
