@@ -1,0 +1,116 @@
+/**
+ * The breaking-change gate: `redocly diff` rates every change between the last released contract
+ * and the current one (major / minor / patch); the gate fails on any major change unless the
+ * current `info.version` has a higher major than the released one.
+ */
+import {
+  compareContractVersions,
+  parseContractVersion,
+  readContractVersion,
+} from "./contract-version.js";
+import { runRedocly } from "./redocly-cli.js";
+
+/** One change `redocly diff` rated as major (breaking for existing clients). */
+export interface BreakingChange {
+  ruleId: string;
+  message: string;
+  /** JSON pointer into the revision (or the base, for removals). */
+  pointer: string;
+}
+
+/** What the gate decided, with everything needed to explain it. */
+export interface BreakingChangeVerdict {
+  passed: boolean;
+  baseVersion: string;
+  revisionVersion: string;
+  majorBump: boolean;
+  breakingChanges: BreakingChange[];
+  counts: { major: number; minor: number; patch: number };
+  /** Human-readable explanation, printed by the CLI and by failing tests. */
+  report: string;
+}
+
+interface DiffVerdict {
+  ruleId: string;
+  impact: string;
+  message: string;
+  location?: { pointer?: string };
+}
+interface DiffReport {
+  summary: { major: number; minor: number; patch: number };
+  changes: { path: string; impact: string; verdicts?: DiffVerdict[] }[];
+}
+
+/** Compares `revisionPath` with the released `basePath` (both bundled JSON contracts). */
+export async function checkBreakingChanges(
+  basePath: string,
+  revisionPath: string,
+): Promise<BreakingChangeVerdict> {
+  const baseVersion = readContractVersion(basePath);
+  const revisionVersion = readContractVersion(revisionPath);
+  const base = parseContractVersion(baseVersion);
+  const revision = parseContractVersion(revisionVersion);
+  const majorBump = revision.major > base.major;
+  const diff = await runDiff(basePath, revisionPath);
+  const breakingChanges = diff.changes
+    .filter((change) => change.impact === "major")
+    .flatMap((change) =>
+      (change.verdicts ?? [])
+        .filter((verdict) => verdict.impact === "major")
+        .map((verdict) => ({
+          ruleId: verdict.ruleId,
+          message: verdict.message,
+          pointer: verdict.location?.pointer ?? change.path,
+        })),
+    );
+  const wentBackwards = compareContractVersions(revision, base) < 0;
+  const blocked = diff.summary.major > 0 && !majorBump;
+  const lines = [
+    `contract ${baseVersion} (released) → ${revisionVersion} (current): ` +
+      `${diff.summary.major} major, ${diff.summary.minor} minor, ${diff.summary.patch} patch change(s)`,
+    ...breakingChanges.map((c) => `  BREAKING ${c.ruleId}: ${c.message} (${c.pointer})`),
+  ];
+  if (wentBackwards)
+    lines.push(`FAIL: info.version went backwards (${baseVersion} → ${revisionVersion}).`);
+  if (blocked) {
+    lines.push(
+      `FAIL: breaking changes need a major version: set info.version to ${base.major + 1}.0.0 ` +
+        "(or undo them).",
+    );
+  } else if (diff.summary.major > 0) {
+    lines.push(`PASS: breaking changes allowed by the major bump to ${revisionVersion}.`);
+  }
+  return {
+    passed: !blocked && !wentBackwards,
+    baseVersion,
+    revisionVersion,
+    majorBump,
+    breakingChanges,
+    counts: diff.summary,
+    report: lines.join("\n"),
+  };
+}
+
+/** Runs `redocly diff --format json`; any failure of the tool itself fails the gate loudly. */
+async function runDiff(basePath: string, revisionPath: string): Promise<DiffReport> {
+  const run = await runRedocly([
+    "diff",
+    basePath,
+    revisionPath,
+    "--format",
+    "json",
+    "--fail-on",
+    "none",
+  ]);
+  try {
+    if (run.exitCode !== 0) throw new Error(`exit code ${run.exitCode}`);
+    const report = JSON.parse(run.stdout) as DiffReport;
+    if (!report.summary || !Array.isArray(report.changes))
+      throw new Error("unexpected report shape");
+    return report;
+  } catch (error) {
+    throw new Error(
+      `redocly diff did not produce a report (${(error as Error).message}):\n${run.output}`,
+    );
+  }
+}
