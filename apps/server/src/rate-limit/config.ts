@@ -1,0 +1,46 @@
+/** The rate limiter's part of the environment, parsed once by the server's config. */
+import { BAN_DEFAULTS, type BanSettings } from "./ban.js";
+
+/** Validated rate-limit settings. */
+export interface RateLimitConfig {
+  ban: BanSettings;
+  /** Shared counters live in Redis when set; otherwise in this process. */
+  redisUrl: string | null;
+  /** Prefix of every Redis key, so deployments sharing a Redis stay apart. */
+  redisKeyPrefix: string;
+}
+
+/** Default Redis key prefix. */
+export const DEFAULT_REDIS_KEY_PREFIX = "animal-store:rl:";
+
+function nonNegativeInteger(env: Record<string, string | undefined>, name: string, dflt: number) {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return dflt;
+  if (!/^\d{1,9}$/.test(raw.trim())) {
+    throw new Error(`${name} must be a whole number of at least 0 (got "${raw}")`);
+  }
+  return Number(raw.trim());
+}
+
+/**
+ * Reads RATE_LIMIT_BAN_THRESHOLD, RATE_LIMIT_BAN_SECONDS, REDIS_URL and RATE_LIMIT_REDIS_PREFIX;
+ * throws an Error naming the variable on a bad value.
+ */
+export function parseRateLimitEnv(env: Record<string, string | undefined>): RateLimitConfig {
+  const threshold = nonNegativeInteger(env, "RATE_LIMIT_BAN_THRESHOLD", BAN_DEFAULTS.threshold);
+  const seconds = nonNegativeInteger(env, "RATE_LIMIT_BAN_SECONDS", BAN_DEFAULTS.seconds);
+  const redisUrl = env.REDIS_URL?.trim() || null;
+  if (redisUrl !== null) {
+    let protocol: string;
+    try {
+      protocol = new URL(redisUrl).protocol;
+    } catch {
+      throw new Error("REDIS_URL is not a valid URL");
+    }
+    if (protocol !== "redis:" && protocol !== "rediss:") {
+      throw new Error("REDIS_URL must start with redis:// or rediss://");
+    }
+  }
+  const redisKeyPrefix = env.RATE_LIMIT_REDIS_PREFIX ?? DEFAULT_REDIS_KEY_PREFIX;
+  return { ban: { threshold, seconds }, redisUrl, redisKeyPrefix };
+}

@@ -1,0 +1,105 @@
+/**
+ * Fixed windows aligned to the clock (the current UTC minute and UTC day) and the decision a
+ * limiter returns, computed the same way whichever store holds the counters.
+ */
+import type { PlanLimits } from "./plans.js";
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** What the X-RateLimit-* headers and a 429 need to say about one request. */
+export interface RateLimitDecision {
+  allowed: boolean;
+  /** X-RateLimit-* of the window nearer exhaustion; reset is in Unix seconds. */
+  limit: number;
+  remaining: number;
+  reset: number;
+  /** Whole seconds to wait, when !allowed. */
+  retryAfter?: number;
+  /** Why the request was refused, when !allowed. */
+  code?: "rate_limited" | "api_key_banned";
+}
+
+/** The two windows that contain an instant: index (for store keys) and end, in ms. */
+export interface Windows {
+  minuteIndex: number;
+  minuteEndMs: number;
+  dayIndex: number;
+  dayEndMs: number;
+}
+
+/** The minute and day windows containing `nowMs`. */
+export function windowsAt(nowMs: number): Windows {
+  const minuteIndex = Math.floor(nowMs / MINUTE_MS);
+  const dayIndex = Math.floor(nowMs / DAY_MS);
+  return {
+    minuteIndex,
+    minuteEndMs: (minuteIndex + 1) * MINUTE_MS,
+    dayIndex,
+    dayEndMs: (dayIndex + 1) * DAY_MS,
+  };
+}
+
+/** Counters of both windows after the request was (or was not) counted. */
+export interface WindowCounts {
+  minute: number;
+  day: number;
+}
+
+/**
+ * True when the day window binds: it has no more remaining than the minute. On a tie the day is
+ * chosen because it resets last, so its reset is when a request can succeed again.
+ */
+function dayBinds(counts: WindowCounts, limits: PlanLimits): boolean {
+  return limits.perDay - counts.day <= limits.perMinute - counts.minute;
+}
+
+/** True when another request would exceed either window. */
+export function isExhausted(counts: WindowCounts, limits: PlanLimits): boolean {
+  return counts.minute >= limits.perMinute || counts.day >= limits.perDay;
+}
+
+/** Which window a refusal belongs to (the ban counts refusals per window), as "m" or "d". */
+export function bindingWindow(counts: WindowCounts, limits: PlanLimits): "m" | "d" {
+  return dayBinds(counts, limits) ? "d" : "m";
+}
+
+function secondsUntil(resetSeconds: number, nowMs: number): number {
+  return Math.max(0, Math.ceil((resetSeconds * 1000 - nowMs) / 1000));
+}
+
+/** The outcome of one request: allowed, refused over a limit, or refused during a ban. */
+export type Outcome = { kind: "allowed" | "limited" } | { kind: "banned"; untilSeconds: number };
+
+/** Builds the decision (headers, Retry-After, code) for an outcome and the resulting counters. */
+export function decide(
+  outcome: Outcome,
+  counts: WindowCounts,
+  limits: PlanLimits,
+  nowMs: number,
+): RateLimitDecision {
+  const w = windowsAt(nowMs);
+  const day = dayBinds(counts, limits);
+  const limit = day ? limits.perDay : limits.perMinute;
+  const used = day ? counts.day : counts.minute;
+  const remaining = Math.max(0, limit - used);
+  if (outcome.kind === "allowed") {
+    return { allowed: true, limit, remaining, reset: (day ? w.dayEndMs : w.minuteEndMs) / 1000 };
+  }
+  if (outcome.kind === "banned") {
+    const reset = outcome.untilSeconds;
+    const retryAfter = secondsUntil(reset, nowMs);
+    return { allowed: false, limit, remaining: 0, reset, retryAfter, code: "api_key_banned" };
+  }
+  const reset = (day ? w.dayEndMs : w.minuteEndMs) / 1000;
+  const retryAfter = secondsUntil(reset, nowMs);
+  return { allowed: false, limit, remaining, reset, retryAfter, code: "rate_limited" };
+}
+
+/**
+ * End of a ban that starts at `nowMs`, in whole Unix seconds: counted from the current whole
+ * second, so Retry-After on the request that starts the ban equals the ban's length.
+ */
+export function banEndSeconds(nowMs: number, banSeconds: number): number {
+  return Math.floor(nowMs / 1000) + banSeconds;
+}

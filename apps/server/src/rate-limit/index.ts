@@ -1,0 +1,32 @@
+/** Rate limits per plan, per key (or per address without one), per UTC minute and UTC day. */
+export { BAN_DEFAULTS, type BanSettings } from "./ban.js";
+export {
+  DEFAULT_REDIS_KEY_PREFIX,
+  parseRateLimitEnv,
+  type RateLimitConfig,
+} from "./config.js";
+export type { RateLimitDecision } from "./decision.js";
+export type { ConsumeOptions, RateLimiter } from "./limiter.js";
+export {
+  createMemoryRateLimiter,
+  type MemoryRateLimiter,
+  type MemoryRateLimiterOptions,
+} from "./memory.js";
+export {
+  type RateLimitMiddlewareOptions,
+  rateLimitMiddleware,
+  rateLimitSubject,
+} from "./middleware.js";
+export {
+  ANONYMOUS_PLAN,
+  ENTERPRISE_DEFAULT_PLAN,
+  limitsForCaller,
+  limitsForKey,
+  PLAN_LIMITS,
+  type PlanLimits,
+} from "./plans.js";
+export {
+  createRedisRateLimiter,
+  type RateLimitLog,
+  type RedisRateLimiterOptions,
+} from "./redis.js";

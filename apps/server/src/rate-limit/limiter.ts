@@ -1,0 +1,24 @@
+/** The contract between the rate-limit middleware and the stores that hold the counters. */
+import type { RateLimitDecision } from "./decision.js";
+import type { PlanLimits } from "./plans.js";
+
+/** Per-request options: callers without a key are limited but never banned. */
+export interface ConsumeOptions {
+  /** Whether calling while limited can ban this subject (true for API keys). */
+  banEligible?: boolean;
+}
+
+/** A store of per-subject counters for the minute and day windows, plus bans. */
+export interface RateLimiter {
+  /** Counts one request for `subject` at `nowMs`; a rejected request does not count at all. */
+  consume(
+    subject: string,
+    limits: PlanLimits,
+    nowMs: number,
+    options?: ConsumeOptions,
+  ): Promise<RateLimitDecision>;
+  /** Readiness probe: resolves when the backing store answers, rejects otherwise. */
+  check(): Promise<void>;
+  /** Releases timers and connections. */
+  close(): Promise<void>;
+}
