@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { parseMockCommand } from "./options.mjs";
+
+describe("parseMockCommand", () => {
+  it("defaults to the spec's examples on 127.0.0.1:4010, logging warnings", () => {
+    expect(parseMockCommand([], {})).toEqual({
+      kind: "run",
+      options: { host: "127.0.0.1", port: 4010, dynamic: false, logLevel: "warn" },
+    });
+  });
+
+  it("reads MOCK_* variables", () => {
+    const env = {
+      MOCK_HOST: "0.0.0.0",
+      MOCK_PORT: "0",
+      MOCK_DYNAMIC: "1",
+      MOCK_SEED: "s",
+      MOCK_LOG_LEVEL: "info",
+    };
+    expect(parseMockCommand([], env)).toEqual({
+      kind: "run",
+      options: { host: "0.0.0.0", port: 0, dynamic: true, seed: "s", logLevel: "info" },
+    });
+  });
+
+  it("lets flags win over variables, and ignores pnpm's `--`", () => {
+    const parsed = parseMockCommand(["--", "--dynamic", "--port=5000", "--host", "::1"], {
+      MOCK_PORT: "6000",
+    });
+    expect(parsed).toMatchObject({
+      kind: "run",
+      options: { port: 5000, host: "::1", dynamic: true },
+    });
+  });
+
+  it("answers --help", () => {
+    expect(parseMockCommand(["--help"], {})).toEqual({ kind: "help" });
+  });
+
+  it.each([
+    [["--port", "80a"], 'not "80a"'],
+    [["--port", "70000"], 'not "70000"'],
+    [["--log-level", "loud"], 'Unknown log level "loud"'],
+    [["--frobnicate"], "--frobnicate"],
+    [["--seed"], "--seed"],
+  ])("rejects %j with a clear message", (argv, message) => {
+    const parsed = parseMockCommand(argv, {});
+    expect(parsed.kind).toBe("error");
+    expect(parsed.kind === "error" && parsed.message).toContain(message);
+  });
+
+  it("rejects a bad MOCK_PORT", () => {
+    expect(parseMockCommand([], { MOCK_PORT: "-1" })).toMatchObject({ kind: "error" });
+  });
+});
