@@ -16,7 +16,23 @@ if (command.kind === "error") {
 }
 
 const { options } = command;
+/** @type {import("./mock-server.mjs").RunningMock | undefined} */
 let mock;
+let stopping = false;
+// Installed before the server starts so that a signal never finds the process without them.
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    // Open keep-alive connections must not keep the process up past a second.
+    setTimeout(() => process.exit(0), 1000).unref();
+    (mock?.close() ?? Promise.resolve()).then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
+  });
+}
+
 try {
   mock = await startMock(options);
 } catch (error) {
@@ -28,17 +44,3 @@ try {
 const mode = options.dynamic ? "generated data" : "the spec's named examples";
 console.log(`Animal Store mock (Prism) serving ${mode} at ${mock.url}`);
 console.log(`Point the client's baseUrl at ${mock.url}; any bearer token is accepted.`);
-
-let stopping = false;
-for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
-  process.on(signal, () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    // Open keep-alive connections must not keep the process up past a second.
-    setTimeout(() => process.exit(0), 1000).unref();
-    mock.close().then(
-      () => process.exit(0),
-      () => process.exit(0),
-    );
-  });
-}

@@ -30,7 +30,10 @@ export async function launchMock(args: string[] = [], timeoutMs = 20_000): Promi
     return code as number | null;
   };
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no URL within ${timeoutMs} ms:\n${output}`)),
+      timeoutMs,
+    );
     const look = () => {
       const match = /serving .* at (http:\/\/\S+)/.exec(output);
       if (match?.[1]) {

@@ -7,7 +7,10 @@ export type Json = any;
 
 /** The bundled spec, `openapi/dist/openapi.json`. */
 export const spec: Json = JSON.parse(
-  readFileSync(createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json"), "utf8"),
+  readFileSync(
+    createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json"),
+    "utf8",
+  ),
 );
 
 /** Follows a local `$ref` until a concrete node is reached. */
@@ -21,7 +24,11 @@ export function deref(node: Json): Json {
 }
 
 /** The named examples of one response body of an operation. */
-export function responseExamples(path: string, method: string, status: string): Record<string, Json> {
+export function responseExamples(
+  path: string,
+  method: string,
+  status: string,
+): Record<string, Json> {
   const response = deref(spec.paths[path][method].responses[status]);
   const examples = response.content["application/json"].examples as Record<string, Json>;
   return Object.fromEntries(Object.entries(examples).map(([name, ex]) => [name, deref(ex).value]));
