@@ -1,0 +1,46 @@
+import type { ApiError as ApiErrorBody, ApiErrorCode } from "@animal-store/api-types";
+
+/** Whether a parsed body has the spec's `Error` shape (`code`, `message`, `status`). */
+export function isApiErrorBody(body: unknown): body is ApiErrorBody {
+  if (typeof body !== "object" || body === null) return false;
+  const { code, message, status } = body as Record<string, unknown>;
+  return typeof code === "string" && typeof message === "string" && typeof status === "number";
+}
+
+/** An error response thrown as an exception, for callers who prefer `try`/`catch` to `{ error }`. */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  /** The HTTP status of the response. */
+  readonly status: number;
+  /** The spec's error code, or undefined when the body was not the spec's `Error` (e.g. a proxy page). */
+  readonly code: ApiErrorCode | undefined;
+  /** The spec's `Error` body, when the response had one. */
+  readonly body: ApiErrorBody | undefined;
+  /** The response, for its headers (`Retry-After`, `X-RateLimit-*`, `WWW-Authenticate`). */
+  readonly response: Response;
+
+  constructor(response: Response, body: unknown) {
+    const apiBody = isApiErrorBody(body) ? body : undefined;
+    super(
+      apiBody
+        ? `${response.status} ${apiBody.code}: ${apiBody.message}`
+        : `${response.status} ${response.statusText || "error"} (the body is not an API error)`,
+    );
+    this.status = response.status;
+    this.code = apiBody?.code;
+    this.body = apiBody;
+    this.response = response;
+  }
+}
+
+/** The result of an openapi-fetch call: data on success, the typed error body otherwise. */
+type CallResult = { data?: unknown; error?: unknown; response: Response };
+
+/** The data type of a result's success branch. */
+export type SuccessData<R> = R extends { data: infer D; error?: never } ? D : never;
+
+/** Returns a call's data, or throws its error response as an `ApiError`. */
+export function unwrap<R extends CallResult>(result: R): SuccessData<R> {
+  if (!result.response.ok) throw new ApiError(result.response, result.error);
+  return result.data as SuccessData<R>;
+}
