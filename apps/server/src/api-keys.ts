@@ -1,0 +1,87 @@
+/**
+ * API keys: issued as random bearer tokens, stored only as SHA-256 hashes (a key has 192 random
+ * bits, so a fast hash is enough), looked up through a short cache so the hot path rarely touches
+ * the database. A revoked key stops working within the cache TTL.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { ApiKeyRecord, KeyLookup, Plan } from "./auth.js";
+import type { Store } from "./store/index.js";
+
+/** The plans a key can belong to, in the order of the contract's plan table. */
+export const PLANS: readonly Plan[] = ["free", "pro", "business", "enterprise"];
+
+const KEY_PREFIX = "ask_";
+const MAX_CACHED_KEYS = 10_000;
+
+/** What a new key is created with. Enterprise keys need their own limits. */
+export interface NewKeyOptions {
+  plan: Plan;
+  name: string;
+  perMinute?: number | undefined;
+  perDay?: number | undefined;
+}
+
+/** SHA-256 of a plaintext key, hex: what the database stores and searches by. */
+export function hashApiKey(plaintextKey: string): string {
+  return createHash("sha256").update(plaintextKey).digest("hex");
+}
+
+function positiveLimit(name: string, value: number | undefined): number | null {
+  if (value === undefined) return null;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${name} must be a whole number of at least 1`);
+  }
+  return value;
+}
+
+/** Checks the options, creates a key and stores its hash; returns the plaintext key once. */
+export async function issueApiKey(
+  store: Store,
+  options: NewKeyOptions,
+  now: Date = new Date(),
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  if (!PLANS.includes(options.plan)) throw new Error(`plan must be one of ${PLANS.join(", ")}`);
+  const name = options.name.trim();
+  if (name.length < 1 || name.length > 100) throw new Error("name must be 1 to 100 characters");
+  const perMinute = positiveLimit("per-minute limit", options.perMinute);
+  const perDay = positiveLimit("per-day limit", options.perDay);
+  if (options.plan === "enterprise" && (perMinute === null || perDay === null)) {
+    throw new Error("an enterprise key needs its own per-minute and per-day limits");
+  }
+  const key = KEY_PREFIX + randomBytes(24).toString("base64url");
+  const record = await store.insertApiKey({
+    id: `key_${randomBytes(8).toString("hex")}`,
+    name,
+    plan: options.plan,
+    perMinute,
+    perDay,
+    keyHash: hashApiKey(key),
+    createdAt: now.toISOString(),
+  });
+  return { key, record };
+}
+
+/**
+ * A KeyLookup over the store with a TTL cache keyed by hash; unknown keys are cached too, so a
+ * flood of bad keys costs one query per key per TTL. `ttlMs` 0 disables the cache.
+ */
+export function createKeyLookup(store: Store, ttlMs: number): KeyLookup {
+  const cache = new Map<string, { record: ApiKeyRecord | null; expiresAt: number }>();
+  return async function lookupApiKey(plaintextKey: string): Promise<ApiKeyRecord | null> {
+    const hash = hashApiKey(plaintextKey);
+    const now = performance.now();
+    const hit = cache.get(hash);
+    if (hit && hit.expiresAt > now) return hit.record;
+    const found = await store.findApiKeyByHash(hash);
+    const record = found && found.revokedAt === null ? found : null;
+    if (ttlMs > 0) {
+      cache.delete(hash);
+      if (cache.size >= MAX_CACHED_KEYS) {
+        const oldest = cache.keys().next().value;
+        if (oldest !== undefined) cache.delete(oldest);
+      }
+      cache.set(hash, { record, expiresAt: now + ttlMs });
+    }
+    return record;
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * createApp: the Express application as a pure factory. It takes its store, limiter, clock,
+ * config and logger, binds no port and reads no environment, so tests build as many as they like.
+ */
+import express, { type Express } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import type { Logger } from "pino";
+import { createKeyLookup } from "./api-keys.js";
+import { identifyCaller, type KeyLookup, requireApiKey } from "./auth.js";
+import type { AppConfig } from "./config.js";
+import { errorHandler, notFound } from "./error-handler.js";
+import { createHandlers, runHandlers } from "./handlers/index.js";
+import { corsFor, noStore, securityHeaders } from "./http-headers.js";
+import { buildOperationTable, resolveOperation } from "./operation-router.js";
+import { opsRoutes } from "./ops-routes.js";
+import { jsonRequestBody } from "./request-body.js";
+import { requestContext } from "./request-context.js";
+import {
+  defaultListLimit,
+  loadBundledSpec,
+  requestBodyLimitBytes,
+  specOperations,
+} from "./spec.js";
+import type { Store } from "./store/index.js";
+
+/** What the app needs from the rate limiter beyond the middleware: readiness and shutdown. */
+export interface LimiterLike {
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The dependencies of the app; everything stateful comes in from outside. */
+export interface AppDeps {
+  store: Store;
+  limiter: LimiterLike;
+  /** Milliseconds since the epoch; tests inject a fake. */
+  clock: () => number;
+  config: AppConfig;
+  logger: Logger;
+  /** Overrides the cached store lookup of API keys (startServer adds its warm-up key). */
+  keyLookup?: KeyLookup;
+}
+
+/** Builds the Animal Store API app (routes under /v1, ops routes at the root). */
+export function createApp(deps: AppDeps): Express {
+  const { store, config, logger } = deps;
+  const { spec, text: specText } = loadBundledSpec();
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("trust proxy", config.trustProxy > 0 ? config.trustProxy : false);
+
+  app.use(requestContext(logger));
+  app.use(securityHeaders());
+  app.use(noStore);
+  const cors = corsFor(config.corsOrigins);
+  if (cors) app.use(cors);
+  app.use(
+    opsRoutes({ specText, probes: [store, deps.limiter], docsHtmlPath: config.docsHtmlPath }),
+  );
+
+  const v1 = express.Router();
+  v1.use(identifyCaller(deps.keyLookup ?? createKeyLookup(store, config.apiKeyCacheTtlMs)));
+  // Rate limiting goes here (src/rate-limit): after identifyCaller, before requireApiKey.
+  v1.use(requireApiKey);
+  // The getPet deprecation headers go here (src/deprecation.ts).
+  v1.use(resolveOperation(buildOperationTable(specOperations(spec))));
+  v1.use(jsonRequestBody(requestBodyLimitBytes(spec)));
+  v1.use(
+    OpenApiValidator.middleware({
+      // The validator annotates the document it is given; it gets its own copy.
+      apiSpec: structuredClone(spec) as never,
+      validateApiSpec: false,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: config.validateResponses,
+      validateSecurity: false,
+    }),
+  );
+  v1.use(runHandlers(createHandlers(store, { defaultListLimit: defaultListLimit(spec) })));
+  app.use("/v1", v1);
+
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,55 @@
+/** The handler table, one entry per operationId, and the middleware that runs it. */
+import type { OperationId } from "@animal-store/api-types";
+import type { NextFunction, Request, Response } from "express";
+import type { Caller } from "../auth.js";
+import type { SpecOperation } from "../spec.js";
+import type { Store } from "../store/index.js";
+import { createPetHandler, getPetHandler, listPetsHandler } from "./pets.js";
+import type { HandlerRequest, HandlerResult, Handlers } from "./types.js";
+
+export type { Handler, HandlerRequest, HandlerResult, Handlers } from "./types.js";
+
+/** The server's handlers; `satisfies Handlers` makes a missing one a type error. */
+export function createHandlers(store: Store, options: { defaultListLimit: number }): Handlers {
+  return {
+    listPets: listPetsHandler(store, options.defaultListLimit),
+    createPet: createPetHandler(store),
+    getPet: getPetHandler(store),
+  } satisfies Handlers;
+}
+
+type AnyHandler = (request: HandlerRequest<OperationId>) => Promise<HandlerResult<OperationId>>;
+
+interface ValidatedRequest {
+  openapi?: { pathParams?: Record<string, unknown> };
+}
+
+/** Middleware (after the validator): calls the operation's handler and sends its result. */
+export function runHandlers(handlers: Handlers) {
+  return async function runHandlersMiddleware(
+    req: Request,
+    res: Response,
+    next: NextFunction,
+  ): Promise<void> {
+    const operation = res.locals.operation as SpecOperation;
+    const caller = res.locals.caller as Caller;
+    const handler = handlers[operation.operationId] as unknown as AnyHandler | undefined;
+    if (!handler || caller.kind !== "key") {
+      next(new Error(`no handler or no key for ${operation.operationId}`));
+      return;
+    }
+    const result = await handler({
+      query: req.query as never,
+      // The validator coerced path parameters to their schema types here (req.params holds strings).
+      params: ((req as ValidatedRequest).openapi?.pathParams ?? {}) as never,
+      body: req.body as never,
+      apiKey: caller.key,
+      requestId: String(res.locals.requestId),
+    });
+    res.status(Number(result.status));
+    if (result.headers) res.set(result.headers);
+    // Set before res.json so the response validator matches it instead of the Accept header.
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.json(result.body);
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Operational endpoints outside `/v1`: liveness, readiness (the store and the rate limiter both
+ * answer), the bundled contract, and the rendered docs when they have been built.
+ */
+import { readFile } from "node:fs/promises";
+import { type NextFunction, type Request, type Response, Router } from "express";
+import helmet from "helmet";
+import { ApiHttpError } from "./errors.js";
+
+/** Something whose backing service can be probed. */
+export interface Probe {
+  check(): Promise<void>;
+}
+
+// Redoc's page runs inline scripts and styles and a search worker from a blob: URL.
+const docsHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'", "'unsafe-inline'"],
+      styleSrc: ["'self'", "'unsafe-inline'", "https:"],
+      imgSrc: ["'self'", "data:", "https:"],
+      fontSrc: ["'self'", "data:", "https:"],
+      workerSrc: ["'self'", "blob:"],
+      frameAncestors: ["'none'"],
+    },
+  },
+});
+
+function only(allow: string) {
+  return (req: Request, _res: Response, next: NextFunction) =>
+    next(
+      new ApiHttpError(405, "method_not_allowed", `${req.method} is not allowed here.`, {
+        Allow: allow,
+      }),
+    );
+}
+
+/** The router for /healthz, /readyz, /openapi.json and /docs. */
+export function opsRoutes(deps: {
+  specText: string;
+  probes: Probe[];
+  docsHtmlPath: string;
+}): Router {
+  const router = Router();
+  router
+    .route("/healthz")
+    .get((_req, res) => {
+      res.json({ status: "ok" });
+    })
+    .all(only("GET, HEAD"));
+  router
+    .route("/readyz")
+    .get(async (_req, res, next) => {
+      const results = await Promise.allSettled(deps.probes.map((probe) => probe.check()));
+      if (results.every((result) => result.status === "fulfilled")) {
+        res.json({ status: "ready" });
+      } else {
+        next(new ApiHttpError(503, "service_unavailable", "A backing store is not reachable."));
+      }
+    })
+    .all(only("GET, HEAD"));
+  router
+    .route("/openapi.json")
+    .get((_req, res) => {
+      res.type("application/json").send(deps.specText);
+    })
+    .all(only("GET, HEAD"));
+  router
+    .route("/docs")
+    .get(async (_req, res, next) => {
+      let html: string;
+      try {
+        html = await readFile(deps.docsHtmlPath, "utf8");
+      } catch {
+        next(new ApiHttpError(404, "not_found", "The docs have not been built (pnpm docs)."));
+        return;
+      }
+      docsHeaders(_req, res, () => {
+        res.type("text/html").send(html);
+      });
+    })
+    .all(only("GET, HEAD"));
+  return router;
+}

@@ -1,0 +1,47 @@
+/**
+ * Request ids and access logs. An incoming `X-Request-Id` is kept when it is short and plain
+ * (so ids can be traced through a proxy), otherwise one is generated; it is echoed back and goes
+ * into every log line and every 500 message. Access logs carry the path only, never the query
+ * string or headers, so a key sent in the wrong place never reaches the logs.
+ */
+import { randomUUID } from "node:crypto";
+import type { NextFunction, Request, Response } from "express";
+import type { Logger } from "pino";
+import type { Caller } from "./auth.js";
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** Middleware: first in the chain; sets `res.locals.requestId` and logs each finished request. */
+export function requestContext(logger: Logger) {
+  const logRequests = logger.isLevelEnabled("info");
+  return function requestContextMiddleware(req: Request, res: Response, next: NextFunction): void {
+    const incoming = req.headers["x-request-id"];
+    const requestId =
+      typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    if (logRequests) {
+      const started = performance.now();
+      res.once("finish", () => {
+        const caller = res.locals.caller as Caller | undefined;
+        logger.info(
+          {
+            reqId: requestId,
+            method: req.method,
+            path: pathOf(req.originalUrl),
+            status: res.statusCode,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+            keyId: caller?.kind === "key" ? caller.key.id : undefined,
+          },
+          "request",
+        );
+      });
+    }
+    next();
+  };
+}

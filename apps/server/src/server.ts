@@ -1,0 +1,111 @@
+/**
+ * startServer: config → store → app → warm-up → listen, and a graceful close. Used by main.ts
+ * (`pnpm start`) and by other packages' tests, benchmarks and gates (PORT=0 allowed).
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createKeyLookup, issueApiKey, type NewKeyOptions } from "./api-keys.js";
+import { createApp, type LimiterLike } from "./app.js";
+import type { ApiKeyRecord, KeyLookup } from "./auth.js";
+import { type AppConfig, loadConfig } from "./config.js";
+import { createLogger, type Logger } from "./logger.js";
+import { openStore, type Store } from "./store/index.js";
+import { warmUp } from "./warm-up.js";
+
+/** A listening server. */
+export interface RunningServer {
+  /** Base address, e.g. http://127.0.0.1:41234 (the API is under `${url}/v1`). */
+  url: string;
+  /** Creates an API key in this server's store and returns the plaintext key. */
+  createKey(opts: NewKeyOptions): Promise<string>;
+  /** Graceful: stop accepting, finish in-flight requests, close the store and the limiter. */
+  close(): Promise<void>;
+  config: AppConfig;
+  store: Store;
+  logger: Logger;
+}
+
+function baseUrl(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish (idle keep-alive sockets close at once). */
+export function closeGracefully(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+/** Starts a real server on `env`; resolves once listening and warmed up. */
+export async function startServer(
+  env: Record<string, string | undefined> = process.env,
+): Promise<RunningServer> {
+  const config = loadConfig(env);
+  const logger = createLogger(config);
+  const store = await openStore(config.database);
+  const limiter: LimiterLike = { check: async () => {}, close: async () => {} };
+  // A one-off key, valid only while the app warms up in-process, so the validator compiles its
+  // schemas before the first real request; no key is written to the store for it.
+  const warmUpKey = `warmup_${randomBytes(24).toString("base64url")}`;
+  const warmUpRecord: ApiKeyRecord = {
+    id: "warm-up",
+    name: "warm-up",
+    plan: "business",
+    perMinute: null,
+    perDay: null,
+    createdAt: new Date().toISOString(),
+    revokedAt: null,
+  };
+  let warming = true;
+  const storeLookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
+  const keyLookup: KeyLookup = (key) =>
+    warming && key === warmUpKey ? Promise.resolve(warmUpRecord) : storeLookup(key);
+  const app = createApp({ store, limiter, clock: Date.now, config, logger, keyLookup });
+  const server = createServer(app);
+  try {
+    await warmUp(app, warmUpKey);
+    warming = false;
+    await listen(server, config.port, config.host);
+  } catch (err) {
+    await store.close();
+    await limiter.close();
+    throw err;
+  }
+  const url = baseUrl(server, config.host);
+  logger.info({ url, engine: store.engine }, "listening");
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    config,
+    store,
+    logger,
+    createKey: async (opts) => (await issueApiKey(store, opts)).key,
+    close() {
+      closing ??= (async () => {
+        await closeGracefully(server, config.shutdownTimeoutMs);
+        await Promise.allSettled([store.close(), limiter.close()]);
+        logger.info("closed");
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The PostgreSQL store: the same Kysely queries as SQLite over a pg pool. `schema` puts the
+ * tables in their own PostgreSQL schema (created when missing), so deployments or test suites
+ * can share a database without seeing each other.
+ */
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { POSTGRES_SCHEMA_NAME } from "../config.js";
+import { StoreUnavailableError } from "../errors.js";
+import { KyselyStore } from "./kysely-store.js";
+import { migrateToLatest } from "./migrations.js";
+import type { Database as Schema } from "./schema.js";
+
+const INT8_OID = 20;
+// Connection failures (Node socket codes) and PostgreSQL's own "cannot serve you now" classes:
+// 08 connection exception, 53 insufficient resources, 57P0x shutdown / cannot connect now.
+const NODE_UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE"]);
+const PG_UNAVAILABLE = /^(08|53|57P0)/;
+const POOL_UNAVAILABLE = /timeout exceeded when trying to connect|Connection terminated/i;
+
+function classifyPostgresError(err: unknown): unknown {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  const unreachable =
+    (typeof code === "string" && (NODE_UNAVAILABLE.has(code) || PG_UNAVAILABLE.test(code))) ||
+    (typeof message === "string" && POOL_UNAVAILABLE.test(message));
+  return unreachable
+    ? new StoreUnavailableError(`PostgreSQL unavailable (${String(code ?? "connection")})`, {
+        cause: err,
+      })
+    : err;
+}
+
+/** Options of the PostgreSQL store. */
+export interface PostgresStoreOptions {
+  url: string;
+  schema?: string | undefined;
+  /** Pool size per process. */
+  maxConnections?: number;
+  /** Skip creating and migrating the schema (for a store whose database is known to be down). */
+  skipMigrations?: boolean;
+}
+
+/** Creates the pool, the schema and the tables (migrations) and returns the store. */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<KyselyStore> {
+  const schema = options.schema ?? "public";
+  if (!POSTGRES_SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema "${schema}"`);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: 5000,
+    options: `-c search_path=${schema}`,
+    // Ids and category ids are bigint; the contract caps them at 2^53-1, so numbers are exact.
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID
+          ? Number
+          : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection must not crash the process; the next query reports it.
+  pool.on("error", () => {});
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const store = new KyselyStore("postgres", db, classifyPostgresError);
+  if (options.skipMigrations) return store;
+  try {
+    // Instances starting together take turns: one creates and migrates, the others find it done.
+    await db.connection().execute(async (conn) => {
+      await sql`select pg_advisory_lock(hashtext(${`animal-store:${schema}`}))`.execute(conn);
+      try {
+        await conn.schema.createSchema(schema).ifNotExists().execute();
+        await migrateToLatest(db as Kysely<unknown>, "postgres");
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext(${`animal-store:${schema}`}))`.execute(conn);
+      }
+    });
+  } catch (err) {
+    await db.destroy();
+    throw new Error(`cannot prepare the PostgreSQL database: ${(err as Error).message}`);
+  }
+  return store;
+}
