@@ -1,0 +1,95 @@
+// Static checks of openapi/arazzo/*.arazzo.yaml that `redocly lint` does not make: every step names
+// an operation the contract has, and together the workflows still exercise what the issue asks
+// (create → get → list, auth failures, validation errors, a 429), so coverage cannot silently shrink.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { arazzoDir, bundledContractPath } from "../src/contract-paths.js";
+
+interface Step {
+  stepId: string;
+  operationId?: string;
+  successCriteria?: { condition: string; type?: string }[];
+}
+interface ArazzoFile {
+  sourceDescriptions: { name: string; url: string; type: string }[];
+  workflows: { workflowId: string; steps: Step[] }[];
+}
+
+const files = readdirSync(arazzoDir()).filter((name) => name.endsWith(".arazzo.yaml"));
+const documents = files.map((name) => ({
+  name,
+  doc: parse(readFileSync(join(arazzoDir(), name), "utf8")) as ArazzoFile,
+}));
+const contract = JSON.parse(readFileSync(bundledContractPath(), "utf8")) as {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+};
+const contractOperations = new Set(
+  Object.values(contract.paths).flatMap((item) => Object.values(item).map((op) => op.operationId)),
+);
+
+/** `operationId status` for every step whose criteria pin a status code. */
+function exercised(): Set<string> {
+  const pairs = new Set<string>();
+  for (const { doc } of documents) {
+    for (const step of doc.workflows.flatMap((w) => w.steps)) {
+      const operation = step.operationId?.split(".").pop();
+      for (const criterion of step.successCriteria ?? []) {
+        const status = /^\$statusCode == (\d{3})$/.exec(criterion.condition)?.[1];
+        if (status && operation) pairs.add(`${operation} ${status}`);
+      }
+    }
+  }
+  return pairs;
+}
+
+describe("Arazzo workflows", () => {
+  it("exist: pets, auth failures, validation errors, rate limit", () => {
+    expect(files.sort()).toEqual(
+      expect.arrayContaining([
+        "auth-failures.arazzo.yaml",
+        "pets.arazzo.yaml",
+        "rate-limit.arazzo.yaml",
+        "validation-errors.arazzo.yaml",
+      ]),
+    );
+  });
+
+  it.each(files)("%s uses the contract as its only source", (name) => {
+    const { doc } = documents.find((d) => d.name === name) ?? { doc: undefined };
+    expect(doc?.sourceDescriptions).toEqual([
+      { name: "animalStore", url: "../openapi.yaml", type: "openapi" },
+    ]);
+  });
+
+  it("every step calls an operation of the contract, by operationId", () => {
+    for (const { name, doc } of documents) {
+      for (const step of doc.workflows.flatMap((w) => w.steps)) {
+        expect(step.operationId, `${name} ${step.stepId}`).toMatch(
+          /^\$sourceDescriptions\.animalStore\./,
+        );
+        expect(contractOperations, `${name} ${step.stepId}`).toContain(
+          step.operationId?.split(".").pop(),
+        );
+      }
+    }
+  });
+
+  it("together they pin the statuses the issue names for each operation", () => {
+    const required = [
+      "createPet 201",
+      "getPet 200",
+      "listPets 200",
+      "listPets 401",
+      "createPet 401",
+      "getPet 401",
+      "createPet 400",
+      "listPets 400",
+      "getPet 400",
+      "getPet 404",
+      "listPets 429",
+    ];
+    expect([...exercised()]).toEqual(expect.arrayContaining(required));
+  });
+});

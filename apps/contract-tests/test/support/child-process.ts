@@ -1,0 +1,77 @@
+/** Child processes for the gates (Prism, the mock, the built server): started ready, always stopped. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+
+/** A running child with its combined output so far. */
+export interface RunningChild {
+  child: ChildProcess;
+  /** The first match of the readiness pattern (e.g. the URL it printed). */
+  ready: RegExpMatchArray;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Asks the OS for a free TCP port on 127.0.0.1 (for tools that cannot report one they picked). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Spawns `command args` and resolves once its output matches `ready`; rejects with the output
+ * when it exits first or does not get ready within `timeoutMs`.
+ */
+export function startChild(
+  command: string,
+  args: string[],
+  options: { ready: RegExp; env?: NodeJS.ProcessEnv; timeoutMs?: number; label: string },
+): Promise<RunningChild> {
+  const child = spawn(command, args, {
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const stop = () => stopChild(child);
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      void stop();
+      reject(new Error(`${options.label} ${why}; its output:\n${output}`));
+    };
+    const timer = setTimeout(() => fail("did not get ready in time"), options.timeoutMs ?? 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = options.ready.exec(output);
+      if (match && timer) {
+        clearTimeout(timer);
+        child.off("exit", onExit);
+        resolve({ child, ready: match, output: () => output, stop });
+      }
+    };
+    const onExit = (code: number | null) => fail(`exited early (code ${code})`);
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", onExit);
+    child.once("error", (error) => fail(`could not start: ${error.message}`));
+  });
+}
+
+/** SIGTERM, then SIGKILL after 3 s; resolves when the process is gone. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill("SIGKILL"), 3000);
+    child.once("exit", () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}

@@ -1,0 +1,29 @@
+/** The project's Prism mock, started the way a frontend developer starts it (`pnpm mock`). */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { startChild } from "./child-process.js";
+
+const require = createRequire(import.meta.url);
+const launcher = join(
+  dirname(require.resolve("@animal-store/mock/package.json")),
+  "src",
+  "main.mjs",
+);
+
+/** A running mock: `url` is its API base URL, ending in `/v1` like the real server's. */
+export interface RunningMock {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `apps/mock`'s launcher on a free port and waits for the address it prints. */
+export async function startMock(): Promise<RunningMock> {
+  const running = await startChild(process.execPath, [launcher, "--port", "0"], {
+    label: "the mock (apps/mock)",
+    ready: / at (http:\/\/\S+\/v1)\b/,
+    timeoutMs: 60_000,
+  });
+  const url = running.ready[1];
+  if (!url) throw new Error(`the mock printed no address:\n${running.output()}`);
+  return { url, stop: running.stop };
+}

@@ -1,0 +1,36 @@
+/** A real `prism proxy` process in front of an upstream, validating both directions against the contract. */
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { bundledContractPath } from "../../src/contract-paths.js";
+import { freePort, type RunningChild, startChild } from "./child-process.js";
+
+const require = createRequire(import.meta.url);
+const prismEntry = join(
+  dirname(require.resolve("@stoplight/prism-cli/package.json")),
+  "dist",
+  "index.js",
+);
+
+/** A listening Prism proxy: send requests to `url` + the spec's paths (`/pets`). */
+export interface PrismProxy {
+  url: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `prism proxy <bundled spec> <upstream> [--errors]`. With `errors`, any request or
+ * response violation becomes an error response (Prism answers invalid requests itself); without
+ * it, Prism forwards everything and lists violations in the `sl-violations` header.
+ */
+export async function startPrismProxy(upstream: string, errors: boolean): Promise<PrismProxy> {
+  const port = await freePort();
+  const args = [prismEntry, "proxy", bundledContractPath(), upstream, "-h", "127.0.0.1"];
+  args.push("-p", String(port), ...(errors ? ["--errors"] : []));
+  const running: RunningChild = await startChild(process.execPath, args, {
+    label: `prism proxy${errors ? " --errors" : ""}`,
+    ready: /Prism is listening on (http:\/\/\S+)/,
+    timeoutMs: 60_000,
+  });
+  return { url: `http://127.0.0.1:${port}`, output: running.output, stop: running.stop };
+}
