@@ -1,0 +1,35 @@
+/**
+ * Starts the two servers the client bench calls (ours as shipped, raw node:http), seeds them, times
+ * the clients against each, and stops them.
+ */
+import type { ClientFigures } from "./client-bench.js";
+import { timeClients } from "./client-bench.js";
+import { seed, type VariantSpec } from "./server-bench.js";
+import { type RunningVariant, startVariant, stopVariant } from "./variant-process.js";
+
+/** Runs the client bench; both servers are stopped whatever happens. */
+export async function runClientSection(
+  specs: readonly VariantSpec[],
+  options: { quick: boolean },
+): Promise<ClientFigures> {
+  const callsPerBatch = options.quick ? 200 : 500;
+  const rounds = options.quick ? 3 : 7;
+  const running: RunningVariant[] = [];
+  const start = async (id: VariantSpec["id"]) => {
+    const spec = specs.find((s) => s.id === id);
+    if (spec === undefined) throw new Error(`no ${id} variant`);
+    const variant = await startVariant(id, spec.env, "/v1/pets?limit=20");
+    running.push(variant);
+    await seed(variant, 30);
+    return variant;
+  };
+  try {
+    const ours = await start("ours-sqlite");
+    const raw = await start("raw-http");
+    const againstOurs = await timeClients(ours.url, ours.key, { callsPerBatch, rounds });
+    const againstRaw = await timeClients(raw.url, raw.key, { callsPerBatch, rounds });
+    return { callsPerBatch, rounds, againstOurs, againstRaw };
+  } finally {
+    await Promise.all(running.map(stopVariant));
+  }
+}

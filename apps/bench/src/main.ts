@@ -1,0 +1,127 @@
+/**
+ * `pnpm bench`: measures the server, the client, the toolchain, `pnpm dev` and the mock against
+ * their baselines in one run, and writes bench/results/latest.{md,json}. It reports targets; it
+ * never fails a run for a missed one. Every process it starts is stopped before it exits.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runClientSection } from "./client-section.js";
+import { measureClientSize } from "./client-size.js";
+import { runDevBench } from "./dev-bench.js";
+import { currentLoad, describeMachine } from "./machine.js";
+import { runMockBench } from "./mock-bench.js";
+import { installCleanup, stopAll } from "./processes.js";
+import { renderMarkdown } from "./report-markdown.js";
+import { type BenchResults, evaluateTargets, type Section } from "./results.js";
+import { runServerBench } from "./server-bench.js";
+import { round } from "./stats.js";
+import { runToolchainBench } from "./toolchain-bench.js";
+import { createVariantSpecs } from "./variant-env.js";
+import { warmFetch } from "./variant-process.js";
+import { wrkMissingMessage } from "./wrk.js";
+
+const BUDGET_MS = 9.5 * 60_000;
+const SECTIONS = ["server", "client", "mock", "dev", "toolchain"] as const;
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const only = args
+  .find((a) => a.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
+const wanted = (name: (typeof SECTIONS)[number]) => only === undefined || only.includes(name);
+const log = (line: string) => console.log(line);
+
+async function measure<T>(name: string, run: () => Promise<T>): Promise<Section<T>> {
+  log(`\n== ${name}`);
+  try {
+    return { ok: true, value: await run() };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    log(`  not measured: ${reason}`);
+    return { ok: false, reason: reason.split("\n")[0] ?? reason };
+  }
+}
+
+const skipped = { ok: false, reason: "not selected (--only)" } as const;
+
+async function main(): Promise<void> {
+  installCleanup(BUDGET_MS);
+  const missing = wrkMissingMessage();
+  if (missing !== null) {
+    console.error(missing);
+    process.exit(1);
+  }
+  const started = Date.now();
+  const machine = describeMachine();
+  const settings = quick
+    ? { rounds: 1, seconds: 2, warmupSeconds: 1, connections: 32, threads: 1 }
+    : { rounds: 3, seconds: 4, warmupSeconds: 1, connections: 32, threads: 1 };
+  const load = {
+    connections: settings.connections,
+    threads: settings.threads,
+    seconds: settings.seconds,
+  };
+  const scratchDir = await mkdtemp(join(tmpdir(), "animal-store-bench-"));
+  log(`bench: ${machine.cpuModel}, ${machine.cores} cores, load ${machine.loadAtStart.join(" ")}`);
+  await warmFetch();
+  const variants = await createVariantSpecs(scratchDir);
+  const notes: string[] = [];
+  if (variants.skipped !== null) {
+    notes.push(`Variant (d) PostgreSQL + Redis not run: ${variants.skipped}.`);
+    log(`bench: ${notes.at(-1)}`);
+  }
+  try {
+    const server = wanted("server")
+      ? await measure("server", () =>
+          runServerBench(variants.specs, { ...settings, load, seedPets: 120, scratchDir, log }),
+        )
+      : skipped;
+    const client = wanted("client")
+      ? await measure("client", () => runClientSection(variants.specs, { quick }))
+      : skipped;
+    const clientSize = wanted("client") ? await measure("client size", measureClientSize) : skipped;
+    const mock = wanted("mock")
+      ? await measure("mock", () =>
+          runMockBench(root, { rounds: settings.rounds, load, scratchDir }),
+        )
+      : skipped;
+    const dev = wanted("dev") ? await measure("pnpm dev", () => runDevBench(root)) : skipped;
+    const toolchain = wanted("toolchain")
+      ? await measure("toolchain", () =>
+          runToolchainBench({ root, scratchDir, repeats: quick ? 1 : 3, log }),
+        )
+      : skipped;
+    const partial = {
+      startedAt: new Date(started).toISOString(),
+      durationSeconds: (Date.now() - started) / 1000,
+      machine,
+      loadAtEnd: currentLoad(),
+      settings,
+      notes,
+      server,
+      client,
+      clientSize,
+      toolchain,
+      dev,
+      mock,
+    };
+    const results: BenchResults = { ...partial, targets: evaluateTargets(partial) };
+    const outDir = join(root, "bench/results");
+    await mkdir(outDir, { recursive: true });
+    const markdown = renderMarkdown(results);
+    const json = JSON.stringify(results, (_key, v) => (typeof v === "number" ? round(v, 3) : v), 2);
+    await writeFile(join(outDir, "latest.json"), `${json}\n`);
+    await writeFile(join(outDir, "latest.md"), markdown);
+    log(`\n${markdown}`);
+    log(`bench: wrote bench/results/latest.{md,json} in ${results.durationSeconds.toFixed(0)} s`);
+  } finally {
+    await stopAll();
+    await variants.cleanup();
+    await rm(scratchDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,91 @@
+/**
+ * Every process the bench starts goes through here, in its own process group, so one call can end
+ * each of them and everything it spawned (pnpm → node → Prism) however the run ends.
+ */
+import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+
+const live = new Set<ChildProcess>();
+
+/** Spawns a tracked child in its own process group; it is killed by `killAll`. */
+export function spawnTracked(command: string, args: string[], options: SpawnOptions): ChildProcess {
+  const child = spawn(command, args, { ...options, detached: true });
+  live.add(child);
+  child.once("exit", () => live.delete(child));
+  return child;
+}
+
+/** Sends `signal` to the child's whole process group; a group already gone is fine. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group has already exited.
+  }
+}
+
+/** Stops one child and its group: SIGTERM, then SIGKILL after `graceMs`. */
+export async function stopTracked(child: ChildProcess, graceMs = 3000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) {
+    signalGroup(child, "SIGKILL"); // grandchildren may outlive their parent
+    return;
+  }
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  signalGroup(child, "SIGTERM");
+  const timer = setTimeout(() => signalGroup(child, "SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
+  signalGroup(child, "SIGKILL");
+}
+
+/** Stops every tracked child still running. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...live].map((child) => stopTracked(child)));
+}
+
+/** Synchronous last resort for `exit`: SIGKILL every tracked group. */
+function killAllNow(): void {
+  for (const child of live) signalGroup(child, "SIGKILL");
+}
+
+/** Makes sure no child outlives the bench: on exit, on Ctrl-C/SIGTERM and after `deadlineMs`. */
+export function installCleanup(deadlineMs: number): void {
+  process.once("exit", killAllNow);
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      console.error(`\nbench: ${signal}, stopping every process it started`);
+      void stopAll().finally(() => process.exit(130));
+    });
+  }
+  const deadline = setTimeout(() => {
+    console.error(`bench: over its ${deadlineMs / 1000} s budget, stopping`);
+    void stopAll().finally(() => process.exit(1));
+  }, deadlineMs);
+  deadline.unref();
+}
+
+/** Runs a command to completion (tracked), returning its exit code, wall time and output. */
+export function runTimed(
+  command: string,
+  args: string[],
+  options: SpawnOptions & { timeoutMs?: number } = {},
+): Promise<{ code: number | null; ms: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawnTracked(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk;
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => void stopTracked(child, 500), options.timeoutMs ?? 300_000);
+    child.once("error", reject);
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, ms: performance.now() - started, stdout, stderr });
+    });
+  });
+}

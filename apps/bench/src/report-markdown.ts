@@ -1,0 +1,144 @@
+/** Renders a run as the Markdown of bench/results/latest.md (and the README's Benchmarks section). */
+import type { BenchResults, Section } from "./results.js";
+
+const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString("en-US") : "n/a");
+const dec = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
+const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : "n/a");
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+
+function table(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+function section<T>(title: string, s: Section<T>, render: (value: T) => string): string {
+  return `### ${title}\n\n${s.ok ? render(s.value) : `Not measured: ${s.reason}`}\n`;
+}
+
+/** The machine line every published table carries. */
+export function machineLine(r: BenchResults): string {
+  const m = r.machine;
+  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB RAM, ${m.os}, Node ${m.node}, ${m.wrk ?? "no wrk"}; load average ${m.loadAtStart.join(" / ")} at start, ${r.loadAtEnd} at end; ${r.startedAt.slice(0, 16).replace("T", " ")} UTC, commit ${m.commit ?? "?"}.`;
+}
+
+/** The whole report. */
+export function renderMarkdown(r: BenchResults): string {
+  const s = r.settings;
+  const parts = [
+    "# Benchmark results (`pnpm bench`)",
+    "",
+    `Machine: ${machineLine(r)}`,
+    `Run: ${r.durationSeconds.toFixed(0)} s. Server figures: wrk, ${s.threads} thread, ${s.connections} connections, ${s.rounds} interleaved rounds of ${s.seconds} s (after a ${s.warmupSeconds} s warm-up), median of rounds.`,
+    ...r.notes.map((note) => `Note: ${note}`),
+    "",
+    "### Targets",
+    "",
+    table(
+      ["target", "goal", "this run", "met"],
+      r.targets.map((t) => [
+        t.label,
+        t.goal,
+        t.actual,
+        t.met === null ? "not measured" : t.met ? "yes" : "**no**",
+      ]),
+    ),
+    "",
+    section("Server throughput and latency", r.server, (variants) => {
+      const rows = variants.flatMap((v) =>
+        Object.entries(v.scenarios).map(([id, f]) => [
+          v.label,
+          id,
+          int(f.reqPerSec),
+          dec(f.p50Ms),
+          dec(f.p99Ms),
+          times(f.vsExpress),
+          times(f.vsRaw),
+          f.errors === 0 ? "0" : `**${f.errors}**`,
+        ]),
+      );
+      const startRows = variants.map((v) => [
+        v.label,
+        int(v.startMs),
+        dec(v.firstRequestMs, 1),
+        int(v.rssAfterMb),
+      ]);
+      return [
+        table(
+          [
+            "variant",
+            "scenario",
+            "req/s",
+            "p50 ms",
+            "p99 ms",
+            "vs Express",
+            "vs node:http",
+            "errors",
+          ],
+          rows,
+        ),
+        "",
+        table(
+          ["variant", "start to ready (ms)", "first request (ms)", "RSS after run (MB)"],
+          startRows,
+        ),
+      ].join("\n");
+    }),
+    section("Client (per call, GET /pets?limit=20, sequential)", r.client, (c) =>
+      table(
+        [
+          "server",
+          "raw fetch (µs)",
+          "openapi-fetch (µs)",
+          "@animal-store/client (µs)",
+          "openapi-fetch vs fetch",
+          "client vs fetch",
+        ],
+        [
+          ["ours (SQLite, as shipped)", c.againstOurs],
+          ["raw node:http", c.againstRaw],
+        ].map(([label, t]) => {
+          const x = t as typeof c.againstOurs;
+          return [
+            label as string,
+            int(x.rawFetchUs),
+            int(x.openapiFetchUs),
+            int(x.oursUs),
+            times(x.openapiFetchVsRaw),
+            times(x.oursVsRaw),
+          ];
+        }),
+      ),
+    ),
+    section(
+      "Client bundle (esbuild, minified, gzip -9)",
+      r.clientSize,
+      (z) =>
+        `With openapi-fetch: ${kib(z.minifiedBytes)} minified, **${kib(z.gzipBytes)} gzipped**; the client alone (openapi-fetch shared): ${kib(z.ownGzipBytes)} gzipped.`,
+    ),
+    section("Toolchain", r.toolchain, (figures) =>
+      table(
+        ["step", "time (ms)"],
+        figures.map((f) => [f.label, f.error ? `failed: ${f.error.split("\n")[0]}` : int(f.ms)]),
+      ),
+    ),
+    section(
+      "pnpm dev: spec edit to restarted server",
+      r.dev,
+      (d) =>
+        `Median ${int(d.specEditToRestartMs)} ms over ${d.runs.length} edits (${d.runs.map(int).join(", ")} ms). ${d.note}`,
+    ),
+    section("Mock (Prism, as `pnpm mock` launches it)", r.mock, (m) =>
+      table(
+        ["scenario", "req/s", "p50 ms", "p99 ms", "errors"],
+        m.scenarios.map((x) => [
+          x.label,
+          int(x.reqPerSec),
+          dec(x.p50Ms),
+          dec(x.p99Ms),
+          String(x.errors),
+        ]),
+      ),
+    ),
+  ];
+  return `${parts.join("\n")}\n`;
+}

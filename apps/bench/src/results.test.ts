@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import type { ClientTimes } from "./client-bench.js";
+import { renderMarkdown } from "./report-markdown.js";
+import { type BenchResults, evaluateTargets } from "./results.js";
+import type { ScenarioFigures, VariantFigures } from "./server-bench.js";
+
+const scenario = (reqPerSec: number, vsExpress: number, p99Ms: number): ScenarioFigures => ({
+  rounds: [],
+  reqPerSec,
+  p50Ms: 1,
+  p99Ms,
+  errors: 0,
+  vsExpress,
+  vsRaw: vsExpress / 3,
+});
+
+const ours: VariantFigures = {
+  id: "ours-sqlite",
+  label: "(a) ours",
+  startMs: 400,
+  firstRequestMs: 12,
+  rssAfterMb: 150,
+  scenarios: {
+    list20: scenario(5000, 1.1, 10),
+    list100: scenario(3000, 0.9, 12),
+    create: scenario(1000, 0.86, 30),
+  },
+};
+
+const clientTimes: ClientTimes = {
+  rawFetchUs: 400,
+  openapiFetchUs: 460,
+  oursUs: 520,
+  openapiFetchVsRaw: 1.15,
+  oursVsRaw: 1.3,
+};
+
+const base: Omit<BenchResults, "targets"> = {
+  startedAt: "2030-01-01T00:00:00.000Z",
+  durationSeconds: 300,
+  machine: {
+    cpuModel: "Test CPU",
+    cores: 2,
+    memoryGb: 4,
+    freeMemoryGb: 2,
+    os: "linux 6",
+    node: "v20.20.2",
+    wrk: "wrk 4.1.0",
+    commit: "abc1234",
+    loadAtStart: [0.5, 0.4, 0.3],
+  },
+  loadAtEnd: 1.2,
+  settings: { rounds: 3, seconds: 4, warmupSeconds: 1, connections: 32, threads: 1 },
+  notes: [],
+  server: { ok: true, value: [ours] },
+  client: {
+    ok: true,
+    value: { callsPerBatch: 500, rounds: 7, againstOurs: clientTimes, againstRaw: clientTimes },
+  },
+  clientSize: { ok: true, value: { minifiedBytes: 20_000, gzipBytes: 7_000, ownGzipBytes: 3_000 } },
+  toolchain: { ok: false, reason: "not selected (--only)" },
+  dev: { ok: false, reason: "not selected (--only)" },
+  mock: { ok: false, reason: "not selected (--only)" },
+};
+
+describe("evaluateTargets", () => {
+  const targets = evaluateTargets(base);
+  const met = (label: string) => targets.find((t) => t.label.startsWith(label))?.met;
+
+  it("judges each target of the issue against our SQLite server", () => {
+    expect(met("GET limit=20")).toBe(true);
+    expect(met("GET limit=100")).toBe(false);
+    expect(met("POST create")).toBe(true);
+    expect(met("p99 latency")).toBe(false); // the worst scenario counts: 30 ms
+    expect(met("first request")).toBe(true);
+    expect(met("server RSS")).toBe(true);
+    expect(met("client per call")).toBe(false);
+  });
+
+  it("says 'not measured' instead of passing or failing a section that did not run", () => {
+    const dev = targets.find((t) => t.label.startsWith("spec edit"));
+    expect(dev).toMatchObject({ met: null, actual: "not measured" });
+    const noServer = evaluateTargets({ ...base, server: { ok: false, reason: "x" } });
+    expect(noServer.filter((t) => t.met === null)).toHaveLength(7);
+  });
+});
+
+describe("renderMarkdown", () => {
+  const markdown = renderMarkdown({ ...base, targets: evaluateTargets(base) });
+
+  it("names the machine and the load it ran under", () => {
+    expect(markdown).toContain("Test CPU, 2 cores, 4 GB RAM");
+    expect(markdown).toContain("load average 0.5 / 0.4 / 0.3 at start, 1.2 at end");
+  });
+
+  it("tabulates req/s, latency and ratios per variant and scenario", () => {
+    expect(markdown).toContain("| (a) ours | list20 | 5,000 | 1.00 | 10.00 | 1.10x | 0.37x | 0 |");
+  });
+
+  it("marks a missed target and a section that did not run", () => {
+    expect(markdown).toContain("| GET limit=100 vs bare Express | >= 1.00x | 0.90x | **no** |");
+    expect(markdown).toContain("### Toolchain\n\nNot measured: not selected (--only)");
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The shape of bench/results/latest.json, and the issue's targets evaluated against a run. Targets
+ * are reported, never asserted: a missed target is a finding, not a failed run.
+ */
+import type { ClientFigures } from "./client-bench.js";
+import type { ClientSize } from "./client-size.js";
+import type { DevFigures } from "./dev-bench.js";
+import type { MachineInfo } from "./machine.js";
+import type { MockFigures } from "./mock-bench.js";
+import type { VariantFigures } from "./server-bench.js";
+import type { ToolchainFigure } from "./toolchain-bench.js";
+
+/** A section's figures, or why it has none. */
+export type Section<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** Everything one `pnpm bench` run measured. */
+export interface BenchResults {
+  startedAt: string;
+  durationSeconds: number;
+  machine: MachineInfo;
+  loadAtEnd: number;
+  settings: {
+    rounds: number;
+    seconds: number;
+    warmupSeconds: number;
+    connections: number;
+    threads: number;
+  };
+  /** Anything that makes this run differ from a full one (a variant left out, and why). */
+  notes: string[];
+  server: Section<VariantFigures[]>;
+  client: Section<ClientFigures>;
+  clientSize: Section<ClientSize>;
+  toolchain: Section<ToolchainFigure[]>;
+  dev: Section<DevFigures>;
+  mock: Section<MockFigures>;
+  targets: Target[];
+}
+
+/** One target of the issue and whether this run met it (null: not measured). */
+export interface Target {
+  label: string;
+  goal: string;
+  actual: string;
+  met: boolean | null;
+}
+
+function target(
+  label: string,
+  goal: string,
+  value: number | undefined,
+  unit: string,
+  ok: (v: number) => boolean,
+  digits = 2,
+): Target {
+  if (value === undefined || !Number.isFinite(value))
+    return { label, goal, actual: "not measured", met: null };
+  return { label, goal, actual: `${value.toFixed(digits)}${unit}`, met: ok(value) };
+}
+
+/** The issue's targets for our server (SQLite, as shipped), the client and `pnpm dev`. */
+export function evaluateTargets(results: Omit<BenchResults, "targets">): Target[] {
+  const ours = results.server.ok
+    ? results.server.value.find((v) => v.id === "ours-sqlite")
+    : undefined;
+  const s = ours?.scenarios;
+  const worstP99 = s ? Math.max(...Object.values(s).map((f) => f.p99Ms)) : undefined;
+  const client = results.client.ok ? results.client.value.againstOurs.oursVsRaw : undefined;
+  const dev = results.dev.ok ? results.dev.value.specEditToRestartMs : undefined;
+  return [
+    target("GET limit=20 vs bare Express", ">= 1.00x", s?.list20?.vsExpress, "x", (v) => v >= 1),
+    target("GET limit=100 vs bare Express", ">= 1.00x", s?.list100?.vsExpress, "x", (v) => v >= 1),
+    target("POST create vs bare Express", ">= 0.85x", s?.create?.vsExpress, "x", (v) => v >= 0.85),
+    target(
+      "p99 latency at 32 connections (worst scenario)",
+      "< 25 ms",
+      worstP99,
+      " ms",
+      (v) => v < 25,
+    ),
+    target("first request after start", "< 20 ms", ours?.firstRequestMs, " ms", (v) => v < 20, 1),
+    target("server RSS after the run", "< 200 MB", ours?.rssAfterMb, " MB", (v) => v < 200, 0),
+    target("client per call vs raw fetch", "<= 1.25x", client, "x", (v) => v <= 1.25),
+    target(
+      "spec edit to restarted server (pnpm dev)",
+      "< 3 s",
+      dev === undefined ? undefined : dev / 1000,
+      " s",
+      (v) => v < 3,
+    ),
+  ];
+}

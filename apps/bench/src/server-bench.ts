@@ -1,0 +1,185 @@
+/**
+ * Server throughput and latency: every scenario against every variant in interleaved rounds (the
+ * variant order rotates each round), so a noisy moment on a shared machine hits all of them alike.
+ */
+import { median, ratio } from "./stats.js";
+import {
+  type RunningVariant,
+  rssMb,
+  startVariant,
+  stopVariant,
+  type VariantId,
+} from "./variant-process.js";
+import { runWrk, type WrkLoad, type WrkRequest, type WrkResult } from "./wrk.js";
+
+/** One request shape the server bench measures. */
+export interface Scenario {
+  id: "list20" | "list100" | "create";
+  label: string;
+  request(key: string): WrkRequest;
+}
+
+const NEW_PET = JSON.stringify({ name: "Bench", categoryId: 1, status: "available" });
+
+/** GET list (limit 20 and 100) and POST create, as the issue asks. */
+export const SCENARIOS: readonly Scenario[] = [
+  {
+    id: "list20",
+    label: "GET /v1/pets?limit=20",
+    request: (key) => ({ method: "GET", path: "/v1/pets?limit=20", headers: bearer(key) }),
+  },
+  {
+    id: "list100",
+    label: "GET /v1/pets?limit=100",
+    request: (key) => ({ method: "GET", path: "/v1/pets?limit=100", headers: bearer(key) }),
+  },
+  {
+    id: "create",
+    label: "POST /v1/pets",
+    request: (key) => ({
+      method: "POST",
+      path: "/v1/pets",
+      headers: { ...bearer(key), "content-type": "application/json" },
+      body: NEW_PET,
+    }),
+  },
+];
+
+function bearer(key: string): Record<string, string> {
+  return { authorization: `Bearer ${key}` };
+}
+
+/** A variant to start: its id, label and environment. */
+export interface VariantSpec {
+  id: VariantId;
+  label: string;
+  env: Record<string, string>;
+}
+
+/** The figures of one variant on one scenario. */
+export interface ScenarioFigures {
+  rounds: WrkResult[];
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  vsExpress: number;
+  vsRaw: number;
+}
+
+/** Everything measured about one variant. */
+export interface VariantFigures {
+  id: VariantId;
+  label: string;
+  startMs: number;
+  firstRequestMs: number;
+  rssAfterMb: number;
+  scenarios: Partial<Record<Scenario["id"], ScenarioFigures>>;
+}
+
+/** Options of a server bench run. */
+export interface ServerBenchOptions {
+  rounds: number;
+  warmupSeconds: number;
+  load: WrkLoad;
+  seedPets: number;
+  scratchDir: string;
+  log(line: string): void;
+}
+
+/** Adds `count` pets through the API so limit=100 returns a full page on every variant. */
+export async function seed(variant: RunningVariant, count: number): Promise<void> {
+  const scenario = SCENARIOS.find((s) => s.id === "create") as Scenario;
+  const { headers, body } = scenario.request(variant.key);
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(`${variant.url}/v1/pets`, {
+      method: "POST",
+      headers,
+      body: body ?? "",
+    });
+    await res.arrayBuffer();
+    if (res.status !== 201) throw new Error(`${variant.id}: seeding answered ${res.status}`);
+  }
+}
+
+/** Runs the whole server bench; every variant child is stopped before it returns or throws. */
+export async function runServerBench(
+  specs: readonly VariantSpec[],
+  options: ServerBenchOptions,
+): Promise<VariantFigures[]> {
+  const running: RunningVariant[] = [];
+  try {
+    for (const spec of specs) {
+      const variant = await startVariant(spec.id, spec.env, "/v1/pets?limit=20");
+      running.push(variant);
+      options.log(
+        `  ${spec.id}: ready in ${variant.startMs.toFixed(0)} ms, first request ${variant.firstRequestMs.toFixed(1)} ms`,
+      );
+      await seed(variant, options.seedPets);
+    }
+    const results = new Map<string, WrkResult[]>();
+    const warmup = { ...options.load, seconds: options.warmupSeconds };
+    for (const variant of running) {
+      for (const scenario of SCENARIOS) {
+        await runWrk(variant.url, scenario.request(variant.key), warmup, options.scratchDir);
+      }
+    }
+    for (let round = 0; round < options.rounds; round++) {
+      for (const scenario of SCENARIOS) {
+        const order = running.map(
+          (_, i) => running[(i + round) % running.length] as RunningVariant,
+        );
+        for (const variant of order) {
+          const result = await runWrk(
+            variant.url,
+            scenario.request(variant.key),
+            options.load,
+            options.scratchDir,
+          );
+          const key = `${variant.id}/${scenario.id}`;
+          results.set(key, [...(results.get(key) ?? []), result]);
+          options.log(
+            `  round ${round + 1} ${scenario.id.padEnd(7)} ${variant.id.padEnd(13)} ${result.reqPerSec.toFixed(0).padStart(6)} req/s  p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `  ERRORS ${result.errors}` : ""}`,
+          );
+        }
+      }
+    }
+    const figures: VariantFigures[] = [];
+    for (const variant of running) {
+      const spec = specs.find((s) => s.id === variant.id) as VariantSpec;
+      figures.push({
+        id: variant.id,
+        label: spec.label,
+        startMs: variant.startMs,
+        firstRequestMs: variant.firstRequestMs,
+        rssAfterMb: await rssMb(variant.child.pid),
+        scenarios: {},
+      });
+    }
+    return summarise(figures, results);
+  } finally {
+    await Promise.all(running.map((variant) => stopVariant(variant)));
+  }
+}
+
+/** Medians of the rounds and each variant's ratios to bare Express and to raw node:http. */
+function summarise(figures: VariantFigures[], results: Map<string, WrkResult[]>) {
+  const rps = (id: VariantId, scenario: Scenario["id"]) =>
+    median((results.get(`${id}/${scenario}`) ?? []).map((r) => r.reqPerSec));
+  for (const variant of figures) {
+    for (const scenario of SCENARIOS) {
+      const rounds = results.get(`${variant.id}/${scenario.id}`) ?? [];
+      const reqPerSec = median(rounds.map((r) => r.reqPerSec));
+      variant.scenarios[scenario.id] = {
+        rounds,
+        reqPerSec,
+        p50Ms: median(rounds.map((r) => r.p50Ms)),
+        p99Ms: median(rounds.map((r) => r.p99Ms)),
+        errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+        vsExpress: ratio(reqPerSec, rps("bare-express", scenario.id)),
+        vsRaw: ratio(reqPerSec, rps("raw-http", scenario.id)),
+      };
+    }
+  }
+  return figures;
+}
