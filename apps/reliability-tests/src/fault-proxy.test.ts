@@ -64,6 +64,25 @@ describe("fault proxy", () => {
     expect(await exchange("ping")).toBe("reply:ping");
   });
 
+  it("freeze mode stalls live connections without closing them, and thaws on restore", async () => {
+    const live = connect({ host: "127.0.0.1", port: proxy.port });
+    live.on("error", () => {});
+    live.write("a");
+    await once(live, "data");
+    proxy.cut("freeze");
+    const replies: string[] = [];
+    live.on("data", (d) => replies.push(d.toString()));
+    live.write("b");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(replies).toEqual([]);
+    expect(live.destroyed).toBe(false);
+    expect(await exchange("new", 300)).toBe("timeout");
+    proxy.restore();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(replies.join("")).toBe("b");
+    live.destroy();
+  });
+
   it("rewrites service URLs to itself, keeping credentials, path and query", () => {
     const url = proxy.rewrite("postgres://postgres@db.example:5432/test?options=-csearch_path%3Dx");
     expect(url).toBe(`postgres://postgres@127.0.0.1:${proxy.port}/test?options=-csearch_path%3Dx`);

@@ -9,7 +9,9 @@ export type FaultMode =
   /** Existing connections are reset and new ones are accepted then reset at once ("down"). */
   | "reset"
   /** Existing connections are reset; new ones are accepted and then never answered ("hung"). */
-  | "blackhole";
+  | "blackhole"
+  /** A partition: live connections stay open but carry nothing; new ones are never answered. */
+  | "freeze";
 
 /** A running proxy and its switches. */
 export interface FaultProxy {
@@ -38,7 +40,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       client.resetAndDestroy();
       return;
     }
-    if (mode === "blackhole") {
+    if (mode === "blackhole" || mode === "freeze") {
       held.add(client);
       client.on("close", () => held.delete(client));
       return;
@@ -57,6 +59,22 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     client.pipe(upstream);
     upstream.pipe(client);
   });
+
+  const freezeAll = () => {
+    for (const [client, upstream] of pairs) {
+      client.unpipe();
+      upstream?.unpipe();
+      client.pause();
+      upstream?.pause();
+    }
+  };
+  const thawAll = () => {
+    for (const [client, upstream] of pairs) {
+      if (!upstream || client.isPaused() === false) continue;
+      client.pipe(upstream);
+      upstream.pipe(client);
+    }
+  };
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
@@ -82,10 +100,12 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     },
     cut(newMode: FaultMode = "reset") {
       mode = newMode;
-      killAll();
+      if (newMode === "freeze") freezeAll();
+      else killAll();
     },
     restore() {
       mode = null;
+      thawAll();
       for (const socket of held) socket.destroy();
       held.clear();
     },

@@ -62,6 +62,9 @@ export function invalidParamText(
     "0",
     "9007199254740993",
     "1e400",
+    "Infinity",
+    "-Infinity",
+    "NaN",
     "%",
     "\u0000",
   );
