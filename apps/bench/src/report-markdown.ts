@@ -7,7 +7,8 @@ const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : "n/a");
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
 function table(head: string[], rows: string[][]): string {
-  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  // A pipe inside a cell (an error message) would split it.
+  const line = (cells: string[]) => `| ${cells.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`;
   return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
@@ -117,8 +118,12 @@ export function renderMarkdown(r: BenchResults): string {
     ),
     section("Toolchain", r.toolchain, (figures) =>
       table(
-        ["step", "time (ms)"],
-        figures.map((f) => [f.label, f.error ? `failed: ${f.error.split("\n")[0]}` : int(f.ms)]),
+        ["step", "time (ms)", "note"],
+        figures.map((f) => [
+          f.label,
+          f.error ? "failed" : int(f.ms),
+          (f.error ?? f.detail ?? "").split("\n")[0] as string,
+        ]),
       ),
     ),
     section(
