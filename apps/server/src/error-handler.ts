@@ -91,8 +91,12 @@ export function errorHandler(logger: Logger) {
     if (!error || error.status >= 500) {
       const e = err instanceof Error ? err : new Error(String(err));
       // Name, message and driver code only: no stack, no SQL, no request headers.
+      // (Not under `err`: pino's err serializer would add the stack back.)
       const detail = { type: e.name, message: e.message, code: (e as { code?: unknown }).code };
-      logger.error({ reqId: requestId, path: req.path, err: detail }, "request failed");
+      logger.error(
+        { reqId: requestId, path: req.originalUrl.split("?")[0], error: detail },
+        "request failed",
+      );
     }
     error ??= new ApiHttpError(500, "internal_error", `Internal error (request id ${requestId}).`);
     if (error.status === 500) {

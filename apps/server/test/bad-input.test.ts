@@ -1,0 +1,180 @@
+/**
+ * Every bad input of the issue: validation errors name the field, malformed JSON 400, body over
+ * the contract's limit 413, wrong content type 415, unknown path 404, wrong method 405 with Allow.
+ * All with the Error body, never HTML.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadBundledSpec, requestBodyLimitBytes } from "../src/spec.js";
+import { expectError, postJson, startTestApp, type TestApp } from "./support/test-app.js";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+const LIMIT = requestBodyLimitBytes(loadBundledSpec().spec);
+
+describe("query and path validation names the parameter", () => {
+  it.each([
+    ["?limit=0", "query/limit must be >= 1"],
+    ["?limit=101", "query/limit must be <= 100"],
+    ["?limit=abc", "query/limit must be integer"],
+    ["?limit=1.5", "query/limit must be integer"],
+    [
+      "?status=lost",
+      "query/status must be equal to one of the allowed values: available, pending, sold",
+    ],
+    ["?colour=red", "Unknown query parameter 'colour'"],
+    ["?api_key=whatever", "Unknown query parameter 'api_key'"],
+  ])("GET /pets%s", async (query, message) => {
+    const body = await expectError(await app.api(`/pets${query}`), 400, "validation_failed");
+    expect(body.message).toBe(message);
+  });
+
+  it.each([
+    ["0", "params/petId must be >= 1"],
+    ["-3", "params/petId must be >= 1"],
+    ["abc", "params/petId must be integer"],
+    ["2.5", "params/petId must be integer"],
+    ["9007199254740992", "params/petId must be <= 9007199254740991"],
+  ])("GET /pets/%s", async (petId, message) => {
+    const body = await expectError(await app.api(`/pets/${petId}`), 400, "validation_failed");
+    expect(body.message).toBe(message);
+  });
+});
+
+describe("body validation names the field", () => {
+  it.each([
+    [{ name: "", categoryId: 1 }, "body/name must NOT have fewer than 1 characters"],
+    [{ name: "x".repeat(101), categoryId: 1 }, "body/name must NOT have more than 100 characters"],
+    [{ name: "tab\there", categoryId: 1 }, "body/name must match pattern"],
+    [{ name: "nul\u0000", categoryId: 1 }, "body/name must match pattern"],
+    [{ name: "del\u007f", categoryId: 1 }, "body/name must match pattern"],
+    [{ name: 7, categoryId: 1 }, "body/name must be string"],
+    [{ name: "Rex", categoryId: 0 }, "body/categoryId must be >= 1"],
+    [{ name: "Rex", categoryId: "1" }, "body/categoryId must be integer"],
+    [{ name: "Rex", categoryId: 1.5 }, "body/categoryId must be integer"],
+    [{ name: "Rex", categoryId: 2 ** 53 }, "body/categoryId must be <= 9007199254740991"],
+    [{ name: "Rex", categoryId: 1, status: null }, "body/status must be string"],
+    [{ name: "Rex", categoryId: 1, id: 5 }, "body/id must NOT have additional properties"],
+    [{ categoryId: 1 }, "body must have required property 'name'"],
+    [[], "body must be object"],
+    ['"Rex"', "body must be object"],
+    ["null", "body must be object"],
+  ])("POST /pets %j", async (payload, message) => {
+    const body = await expectError(await postJson(app, payload), 400, "validation_failed");
+    expect(body.message.startsWith(message)).toBe(true);
+  });
+
+  it("names an unknown property", async () => {
+    const body = await expectError(
+      await postJson(app, { name: "Rex", categoryId: 1, colour: "red" }),
+      400,
+      "validation_failed",
+    );
+    expect(body.message).toBe("body/colour must NOT have additional properties");
+  });
+
+  it("400 when the body is missing altogether", async () => {
+    const response = await app.api("/pets", { method: "POST" });
+    const body = await expectError(response, 400, "validation_failed");
+    expect(body.message).toContain("body is required");
+  });
+});
+
+describe("malformed JSON, size and media type", () => {
+  it.each(['{"name": "Rex",', "{name: 'Rex'}", "not json", '{"name":"Rex","categoryId":1}}'])(
+    "400 malformed_json for %s",
+    async (text) => {
+      await expectError(await postJson(app, text), 400, "malformed_json");
+    },
+  );
+
+  it(`accepts a body of exactly the limit (${LIMIT} bytes)`, async () => {
+    const json = JSON.stringify({ name: "Big", categoryId: 1 });
+    const response = await postJson(app, json + " ".repeat(LIMIT - json.length));
+    expect(response.status).toBe(201);
+  });
+
+  it("413 for one byte over the limit, and far over it", async () => {
+    const json = JSON.stringify({ name: "Big", categoryId: 1 });
+    const body = await expectError(
+      await postJson(app, json + " ".repeat(LIMIT + 1 - json.length)),
+      413,
+      "payload_too_large",
+    );
+    expect(body.message).toBe(`The request body exceeds ${LIMIT} bytes.`);
+    await expectError(
+      await postJson(app, { name: "x".repeat(5 * LIMIT), categoryId: 1 }),
+      413,
+      "payload_too_large",
+    );
+  });
+
+  it.each([
+    ["text/plain", "{}"],
+    ["application/x-www-form-urlencoded", "name=Rex&categoryId=1"],
+    ["application/xml", "<pet/>"],
+    ["application/merge-patch+json", '{"name":"Rex","categoryId":1}'],
+  ])("415 for %s", async (type, text) => {
+    await expectError(
+      await app.api("/pets", { method: "POST", headers: { "content-type": type }, body: text }),
+      415,
+      "unsupported_media_type",
+    );
+  });
+
+  it("accepts application/json with a charset", async () => {
+    const response = await postJson(
+      app,
+      { name: "Rex", categoryId: 1 },
+      {
+        "content-type": "application/json; charset=utf-8",
+      },
+    );
+    expect(response.status).toBe(201);
+  });
+
+  it("415 for a body without any content type", async () => {
+    const response = await app.api("/pets", {
+      method: "POST",
+      body: new Blob(['{"name":"Rex","categoryId":1}']),
+    });
+    await expectError(response, 415, "unsupported_media_type");
+  });
+});
+
+describe("unknown paths and methods", () => {
+  it.each(["/v1/animals", "/v1/pets/1/owner", "/v1", "/v2/pets", "/", "/pets"])(
+    "404 not_found for %s",
+    async (path) => {
+      const response = await fetch(`${app.url}${path}`, {
+        headers: { authorization: `Bearer ${app.key}`, accept: "text/html" },
+      });
+      await expectError(response, 404, "not_found");
+    },
+  );
+
+  it.each([
+    ["DELETE", "/pets", "GET, POST"],
+    ["PUT", "/pets", "GET, POST"],
+    ["PATCH", "/pets/1", "GET"],
+    ["POST", "/pets/1", "GET"],
+    ["DELETE", "/pets/1", "GET"],
+  ])("405 for %s %s with Allow: %s", async (method, path, allow) => {
+    const response = await app.api(path, {
+      method,
+      headers: { "content-type": "text/plain" },
+      body: method === "DELETE" ? undefined : "whatever",
+    });
+    await expectError(response, 405, "method_not_allowed");
+    expect(response.headers.get("allow")).toBe(allow);
+  });
+
+  it("405 for HEAD, which the contract does not declare", async () => {
+    const response = await app.api("/pets", { method: "HEAD" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, POST");
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * Test harness: a real app from createApp on a temporary SQLite file, listening on port 0, with
+ * response validation on, plus helpers that check every error against the contract's Error.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect } from "vitest";
+import { issueApiKey, type NewKeyOptions } from "../../src/api-keys.js";
+import { type AppDeps, createApp } from "../../src/app.js";
+import { type AppConfig, loadConfig } from "../../src/config.js";
+import { createLogger } from "../../src/logger.js";
+import { createMemoryRateLimiter } from "../../src/rate-limit/index.js";
+import { loadBundledSpec } from "../../src/spec.js";
+import type { Store } from "../../src/store/index.js";
+import { openSqliteStore } from "../../src/store/sqlite.js";
+
+/** A fresh temporary directory, removed by the returned function. */
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "animal-store-test-"));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Test configuration: response validation on, silent logs, no key cache unless asked. */
+export function testConfig(env: Record<string, string> = {}): AppConfig {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    API_KEY_CACHE_TTL_MS: "0",
+    ...env,
+  });
+  expect(config.validateResponses).toBe(true);
+  return config;
+}
+
+/** A running app for one suite. */
+export interface TestApp {
+  url: string;
+  store: Store;
+  /** A valid key (business plan) for authenticated requests. */
+  key: string;
+  createKey(options?: Partial<NewKeyOptions>): Promise<string>;
+  /** fetch under `${url}/v1` with the suite's key unless headers say otherwise. */
+  api(path: string, init?: RequestInit): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Listens on an ephemeral loopback port. */
+export async function listenOn(
+  app: ReturnType<typeof createApp>,
+): Promise<{ server: Server; url: string }> {
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** Stops a server, cutting keep-alive sockets. */
+export async function stop(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** Starts an app; `store` defaults to a fresh SQLite file, `overrides` replace other deps. */
+export async function startTestApp(
+  options: { store?: Store; env?: Record<string, string>; overrides?: Partial<AppDeps> } = {},
+): Promise<TestApp> {
+  const temp = tempDir();
+  const store = options.store ?? (await openSqliteStore(join(temp.dir, "pets.db")));
+  const config = testConfig(options.env);
+  // Real per-plan limits, counted per app (rate limits have their own suites).
+  const limiter = createMemoryRateLimiter();
+  const app = createApp({
+    store,
+    limiter,
+    clock: Date.now,
+    config,
+    logger: createLogger(config),
+    ...options.overrides,
+  });
+  const { server, url } = await listenOn(app);
+  const createKey = async (opts: Partial<NewKeyOptions> = {}) =>
+    (await issueApiKey(store, { plan: "business", name: "test", ...opts })).key;
+  const key = await createKey();
+  return {
+    url,
+    store,
+    key,
+    createKey,
+    api(path, init = {}) {
+      const headers = new Headers(init.headers);
+      if (!headers.has("authorization")) headers.set("authorization", `Bearer ${key}`);
+      return fetch(`${url}/v1${path}`, { ...init, headers });
+    },
+    async close() {
+      await stop(server);
+      await limiter.close();
+      await store.close();
+      temp.remove();
+    },
+  };
+}
+
+/** JSON POST /pets with the suite's key. */
+export function postJson(app: TestApp, body: unknown, headers: Record<string, string> = {}) {
+  return app.api("/pets", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+const { spec } = loadBundledSpec();
+const errorCodes = (
+  spec.components as unknown as { schemas: { Error: { properties: { code: { enum: string[] } } } } }
+).schemas.Error.properties.code.enum;
+
+/** Asserts the contract's Error body: exactly code/message/status, status = HTTP status. */
+export async function expectError(
+  response: Response,
+  status: number,
+  code: string,
+): Promise<{ code: string; message: string; status: number }> {
+  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+  const body = (await response.json()) as { code: string; message: string; status: number };
+  expect({ httpStatus: response.status, ...body }).toMatchObject({
+    httpStatus: status,
+    code,
+    status,
+  });
+  expect(Object.keys(body).sort()).toEqual(["code", "message", "status"]);
+  expect(errorCodes).toContain(body.code);
+  expect(typeof body.message).toBe("string");
+  expect(body.message.length).toBeGreaterThan(0);
+  return body;
+}
+
+/** Statuses the contract documents for an operation (method + path template under /v1). */
+export function documentedStatuses(method: string, template: string): number[] {
+  const operation = spec.paths[template]?.[method.toLowerCase()] as
+    | { responses: Record<string, unknown> }
+    | undefined;
+  return Object.keys(operation?.responses ?? {}).map(Number);
+}
