@@ -38,9 +38,10 @@ export async function startVariant(
   id: VariantId,
   env: Record<string, string>,
   firstPath: string,
+  nodeArgs: string[] = [],
 ): Promise<RunningVariant> {
   const started = performance.now();
-  const child = spawnTracked(process.execPath, [entry, id], {
+  const child = spawnTracked(process.execPath, [...nodeArgs, entry, id], {
     env: { ...env, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "pipe", "ipc"],
   });

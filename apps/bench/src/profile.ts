@@ -1,0 +1,61 @@
+/**
+ * `pnpm --filter @animal-store/bench profile -- [--variant=ours-sqlite] [--scenario=list20]
+ * [--seconds=10]`: runs one variant under `node --cpu-prof` with wrk on one scenario, then prints
+ * where the server's time went. This is how the server's per-request work was found and trimmed.
+ */
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { installCleanup, stopAll } from "./processes.js";
+import { type CpuProfile, summariseProfile } from "./profile-summary.js";
+import { SCENARIOS, seed } from "./server-bench.js";
+import { createVariantSpecs } from "./variant-env.js";
+import { startVariant, stopVariant, type VariantId, warmFetch } from "./variant-process.js";
+import { runWrk } from "./wrk.js";
+
+const option = (name: string, dflt: string) =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+
+async function main(): Promise<void> {
+  installCleanup(5 * 60_000);
+  const variantId = option("variant", "ours-sqlite") as VariantId;
+  const scenario = SCENARIOS.find((s) => s.id === option("scenario", "list20"));
+  const seconds = Number(option("seconds", "10"));
+  if (scenario === undefined)
+    throw new Error(`--scenario is one of ${SCENARIOS.map((s) => s.id).join(", ")}`);
+  const scratchDir = await mkdtemp(join(tmpdir(), "animal-store-profile-"));
+  const variants = await createVariantSpecs(scratchDir);
+  try {
+    const spec = variants.specs.find((s) => s.id === variantId);
+    if (spec === undefined)
+      throw new Error(`no variant ${variantId} (${variants.skipped ?? "unknown id"})`);
+    await warmFetch();
+    const variant = await startVariant(spec.id, spec.env, "/v1/pets?limit=20", [
+      "--cpu-prof",
+      `--cpu-prof-dir=${scratchDir}`,
+    ]);
+    await seed(variant, 120);
+    const load = { connections: 32, threads: 1, seconds };
+    const result = await runWrk(variant.url, scenario.request(variant.key), load, scratchDir);
+    await stopVariant(variant);
+    console.log(
+      `${variantId} ${scenario.label}: ${result.reqPerSec.toFixed(0)} req/s under the profiler (it slows the server), p99 ${result.p99Ms.toFixed(2)} ms, ${result.errors} errors`,
+    );
+    const file = (await readdir(scratchDir)).find((name) => name.endsWith(".cpuprofile"));
+    if (file === undefined) throw new Error("the server wrote no .cpuprofile");
+    const profile = JSON.parse(await readFile(join(scratchDir, file), "utf8")) as CpuProfile;
+    const summary = summariseProfile(profile, 30);
+    console.log("\nself time (whole process, including start-up):");
+    for (const share of summary.self)
+      console.log(`${share.percent.toFixed(1).padStart(6)}%  ${share.name}`);
+    console.log("\ninclusive time per module:");
+    for (const share of summary.modules)
+      console.log(`${share.percent.toFixed(1).padStart(6)}%  ${share.name}`);
+  } finally {
+    await stopAll();
+    await variants.cleanup();
+    await rm(scratchDir, { recursive: true, force: true });
+  }
+}
+
+await main();
