@@ -1,0 +1,149 @@
+// Opens the built page in headless Chromium with the network cut off, as a reader offline would,
+// and checks what the contract promises is visible. Saves screenshots to screenshots/.
+import { mkdirSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { useService } from "@animal-store/test-support";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtPage, type Json, operations, PAGE_PATH, spec } from "./page.js";
+
+const browserService = await useService("chromium", "docs page in Chromium");
+const PAGE_URL = pathToFileURL(PAGE_PATH).href;
+const SHOTS = new URL("../screenshots/", import.meta.url);
+const deprecated = operations().filter(({ op }) => op.deprecated);
+const current = operations().filter(({ op }) => !op.deprecated);
+const tag: string = operations()[0]?.op.tags[0];
+
+/** The heading Redoc gives an operation (its name also carries an anchor label and badges). */
+function operationHeading(page: Page, summary: string) {
+  const escaped = summary.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return page
+    .getByRole("heading")
+    .filter({ hasText: new RegExp(`(^|\\s)${escaped}(\\s|$)`) })
+    .first();
+}
+
+describe.skipIf(!browserService.available)(
+  "docs page in Chromium, offline",
+  { timeout: 30_000 },
+  () => {
+    let browser: Browser;
+    let page: Page;
+    const leaked: string[] = [];
+    const failed: { url: string; reason: string }[] = [];
+    const errors: string[] = [];
+
+    beforeAll(async () => {
+      builtPage();
+      mkdirSync(SHOTS, { recursive: true });
+      browser = await chromium.launch({
+        executablePath: browserService.available ? browserService.url : "",
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--disable-component-update",
+        ],
+      });
+      const context = await browser.newContext({
+        offline: true,
+        viewport: { width: 1400, height: 1000 },
+      });
+      page = await context.newPage();
+      // Anything but the page itself that reaches the network layer is recorded and refused.
+      await page.route("**/*", (route) => {
+        const url = route.request().url();
+        if (url === PAGE_URL || url.startsWith(`${PAGE_URL}#`)) return route.continue();
+        leaked.push(url);
+        return route.abort("internetdisconnected");
+      });
+      page.on("requestfailed", (request) => {
+        failed.push({ url: request.url(), reason: request.failure()?.errorText ?? "" });
+      });
+      page.on("pageerror", (error) => errors.push(error.message));
+      await page.goto(PAGE_URL);
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it("renders the API's title and overview", async () => {
+      await expect(page.title()).resolves.toBe(spec.info.title);
+      await page.getByRole("heading", { name: spec.info.title }).first().waitFor();
+      await page.screenshot({ path: new URL("overview.png", SHOTS).pathname });
+    });
+
+    it("lists every operation in the navigation", async () => {
+      await page.getByText(tag, { exact: true }).first().click();
+      for (const { op } of operations()) {
+        await expect(page.getByText(op.summary, { exact: true }).first().isVisible()).resolves.toBe(
+          true,
+        );
+      }
+    });
+
+    it.each(operations().map(({ op }) => [op.operationId, op] as const))(
+      "%s: its page shows the bearer scheme and the X-RateLimit-* headers",
+      async (operationId, op) => {
+        await page.getByText(op.summary, { exact: true }).first().click();
+        const heading = operationHeading(page, op.summary);
+        await heading.waitFor();
+        expect(page.url()).toMatch(new RegExp(`#/${tag}/${operationId}$`, "i"));
+        const schemes = op.security.flatMap((s: Record<string, unknown>) => Object.keys(s));
+        for (const scheme of schemes) {
+          await expect(page.getByText(scheme, { exact: true }).first().isVisible()).resolves.toBe(
+            true,
+          );
+        }
+        const success = Object.keys(op.responses).find((code) => code.startsWith("2"));
+        const headers = Object.keys(spec.components.headers).filter((h) =>
+          h.startsWith("X-RateLimit-"),
+        );
+        expect(success && headers.length).toBeTruthy();
+        for (const header of headers) {
+          await expect(page.getByText(header, { exact: true }).first().isVisible()).resolves.toBe(
+            true,
+          );
+        }
+        await heading.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: new URL(`${operationId}.png`, SHOTS).pathname });
+      },
+    );
+
+    it("explains the bearer scheme in the security details", async () => {
+      const [name, scheme] = Object.entries(spec.components.securitySchemes)[0] as [string, Json];
+      expect(scheme.scheme).toBe("bearer");
+      // The description as rendered: Markdown code spans become plain text.
+      const described = String(scheme.description).replace(/`/g, "").replace(/\s+/g, " ").trim();
+      expect(described).toMatch(/\bbearer\b/i);
+      await page.getByText("View security details").first().click();
+      try {
+        await expect(page.getByText(name, { exact: true }).last().isVisible()).resolves.toBe(true);
+        await page.getByText(described).last().waitFor();
+      } finally {
+        await page.keyboard.press("Escape");
+      }
+    });
+
+    it("marks the deprecated operation, and only it, as deprecated", async () => {
+      expect(deprecated.length).toBeGreaterThan(0);
+      for (const { op } of [...deprecated, ...current]) {
+        await page.getByText(op.summary, { exact: true }).first().click();
+        const heading = operationHeading(page, op.summary);
+        await heading.waitFor();
+        const badge = heading.locator("xpath=..").getByText(/^deprecated$/i);
+        await expect(badge.count(), op.operationId).resolves.toBe(op.deprecated ? 1 : 0);
+        if (op.deprecated) await expect(badge.isVisible()).resolves.toBe(true);
+      }
+    });
+
+    it("made no network request and threw no error", () => {
+      expect(leaked).toEqual([]);
+      // Redoc's own logo lives on a CDN; the page's CSP refuses it before any request is made.
+      for (const { url, reason } of failed) expect(`${url}: ${reason}`).toMatch(/: csp$/);
+      expect(errors).toEqual([]);
+    });
+  },
+);

@@ -1,0 +1,33 @@
+// What the docs tests look at: the built page and the bundled spec it was rendered from.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+// biome-ignore lint/suspicious/noExplicitAny: the spec is walked dynamically and every access is asserted.
+export type Json = any;
+
+/** The page `pnpm docs` writes. */
+export const PAGE_PATH = fileURLToPath(new URL("../dist/index.html", import.meta.url));
+
+/** The built page's HTML; throws a clear message when it has not been built. */
+export function builtPage(): string {
+  if (!existsSync(PAGE_PATH)) throw new Error(`${PAGE_PATH} is missing: run \`pnpm docs\` first`);
+  return readFileSync(PAGE_PATH, "utf8");
+}
+
+/** The bundled spec the page was rendered from. */
+export const spec: Json = JSON.parse(
+  readFileSync(
+    createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json"),
+    "utf8",
+  ),
+);
+
+/** Every operation of the spec with its path, method and tag. */
+export function operations(): { path: string; method: string; op: Json }[] {
+  return Object.entries(spec.paths).flatMap(([path, item]: [string, Json]) =>
+    Object.entries(item)
+      .filter(([method]) => ["get", "put", "post", "patch", "delete"].includes(method))
+      .map(([method, op]) => ({ path, method, op })),
+  );
+}
