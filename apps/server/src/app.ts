@@ -8,11 +8,13 @@ import type { Logger } from "pino";
 import { createKeyLookup } from "./api-keys.js";
 import { identifyCaller, type KeyLookup, requireApiKey } from "./auth.js";
 import type { AppConfig } from "./config.js";
+import { getPetDeprecation } from "./deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { createHandlers, runHandlers } from "./handlers/index.js";
 import { corsFor, noStore, securityHeaders } from "./http-headers.js";
 import { buildOperationTable, resolveOperation } from "./operation-router.js";
 import { opsRoutes } from "./ops-routes.js";
+import { type RateLimiter, rateLimitMiddleware } from "./rate-limit/index.js";
 import { jsonRequestBody } from "./request-body.js";
 import { requestContext } from "./request-context.js";
 import {
@@ -32,7 +34,7 @@ export interface LimiterLike {
 /** The dependencies of the app; everything stateful comes in from outside. */
 export interface AppDeps {
   store: Store;
-  limiter: LimiterLike;
+  limiter: RateLimiter;
   /** Milliseconds since the epoch; tests inject a fake. */
   clock: () => number;
   config: AppConfig;
@@ -61,9 +63,10 @@ export function createApp(deps: AppDeps): Express {
 
   const v1 = express.Router();
   v1.use(identifyCaller(deps.keyLookup ?? createKeyLookup(store, config.apiKeyCacheTtlMs)));
-  // Rate limiting goes here (src/rate-limit): after identifyCaller, before requireApiKey.
+  // After identifyCaller, before requireApiKey: 401s are counted and carry the headers too.
+  v1.use(rateLimitMiddleware({ limiter: deps.limiter, clock: deps.clock }));
   v1.use(requireApiKey);
-  // The getPet deprecation headers go here (src/deprecation.ts).
+  v1.get("/pets/:petId", getPetDeprecation({ clock: deps.clock }));
   v1.use(resolveOperation(buildOperationTable(specOperations(spec))));
   v1.use(jsonRequestBody(requestBodyLimitBytes(spec)));
   v1.use(

@@ -4,6 +4,7 @@
  * message naming the variable.
  */
 import { fileURLToPath } from "node:url";
+import { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit/config.js";
 
 /** Plain identifiers only: the name is spliced into `search_path` and `create schema`. */
 export const POSTGRES_SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -32,6 +33,8 @@ export interface AppConfig {
   shutdownTimeoutMs: number;
   /** The rendered docs page served at /docs when it exists. */
   docsHtmlPath: string;
+  /** Ban settings and where the counters live (REDIS_URL). */
+  rateLimit: RateLimitConfig;
 }
 
 /** Thrown for a bad environment value; the message names the variable. */
@@ -98,6 +101,14 @@ function database(env: Env): DatabaseConfig {
   throw new ConfigError("DATABASE_URL must start with file: or postgres://");
 }
 
+function rateLimit(env: Env): RateLimitConfig {
+  try {
+    return parseRateLimitEnv(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
+}
+
 function corsOrigins(env: Env): string[] {
   const raw = env.CORS_ORIGINS?.trim();
   if (!raw) return [];
@@ -136,5 +147,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     docsHtmlPath:
       env.DOCS_HTML_PATH?.trim() ||
       fileURLToPath(new URL("../../docs/dist/index.html", import.meta.url)),
+    rateLimit: rateLimit(env),
   };
 }

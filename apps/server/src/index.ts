@@ -9,6 +9,21 @@ export { ConfigError, loadConfig } from "./config.js";
 export { ApiHttpError, StoreUnavailableError } from "./errors.js";
 export type { Handler, HandlerRequest, HandlerResult, Handlers } from "./handlers/index.js";
 export { createLogger } from "./logger.js";
+export type {
+  BanSettings,
+  PlanLimits,
+  RateLimitConfig,
+  RateLimitDecision,
+  RateLimiter,
+} from "./rate-limit/index.js";
+export {
+  BAN_DEFAULTS,
+  createMemoryRateLimiter,
+  createRateLimiter,
+  createRedisRateLimiter,
+  PLAN_LIMITS,
+  parseRateLimitEnv,
+} from "./rate-limit/index.js";
 export type { RunningServer } from "./server.js";
 export { startServer } from "./server.js";
 export type { NewApiKey, Store } from "./store/index.js";

@@ -6,10 +6,11 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createKeyLookup, issueApiKey, type NewKeyOptions } from "./api-keys.js";
-import { createApp, type LimiterLike } from "./app.js";
+import { createApp } from "./app.js";
 import type { ApiKeyRecord, KeyLookup } from "./auth.js";
 import { type AppConfig, loadConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
+import { createRateLimiter } from "./rate-limit/index.js";
 import { openStore, type Store } from "./store/index.js";
 import { warmUp } from "./warm-up.js";
 
@@ -62,7 +63,7 @@ export async function startServer(
   const config = loadConfig(env);
   const logger = createLogger(config);
   const store = await openStore(config.database);
-  const limiter: LimiterLike = { check: async () => {}, close: async () => {} };
+  const limiter = await createRateLimiter(config.rateLimit, logger);
   // A one-off key, valid only while the app warms up in-process, so the validator compiles its
   // schemas before the first real request; no key is written to the store for it.
   const warmUpKey = `warmup_${randomBytes(24).toString("base64url")}`;

@@ -5,6 +5,7 @@ export {
   parseRateLimitEnv,
   type RateLimitConfig,
 } from "./config.js";
+export { createRateLimiter } from "./create.js";
 export type { RateLimitDecision } from "./decision.js";
 export type { ConsumeOptions, RateLimiter } from "./limiter.js";
 export {
