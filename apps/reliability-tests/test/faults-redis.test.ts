@@ -1,0 +1,145 @@
+/**
+ * Redis faults through a TCP proxy (the machine's Redis is never stopped), with two instances on
+ * one PostgreSQL database. The limiter is documented to FAIL OPEN: while Redis is unreachable each
+ * instance counts on its own (responses keep their X-RateLimit-* headers), /readyz answers 503, and
+ * once Redis is back counting is shared again without a restart.
+ */
+import { useService } from "@animal-store/test-support";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
+import { waitUntil } from "../src/fault-expectations.js";
+import {
+  type FaultMode,
+  type FaultProxy,
+  serviceAddress,
+  startFaultProxy,
+} from "../src/fault-proxy.js";
+import { type RawResponse, send } from "../src/http-client.js";
+import { createTestDatabase, type TestDatabase } from "../src/pg-database.js";
+import { createRedisNamespace, type RedisNamespace } from "../src/redis-namespace.js";
+import { createKeyWithCli, type ServerProcess, spawnServer } from "../src/server-process.js";
+import { listOperations, loadSpec } from "../src/spec.js";
+import { createSpecValidator } from "../src/spec-validator.js";
+
+const pg = await useService("postgres", "reliability: Redis faults (instances on PostgreSQL)");
+const redis = await useService("redis", "reliability: Redis faults");
+const doc = loadSpec();
+const listPetsOp = listOperations(doc).find((o) => o.operationId === "listPets");
+const { checkResponse } = createSpecValidator(doc);
+const { free } = contractLimits();
+/** How long a request may take while Redis is unreachable, and how long recovery may take. */
+const FAULT_BOUND_MS = 3000;
+const RECOVERY_BOUND_MS = 15_000;
+
+describe.skipIf(!pg.available || !redis.available)("Redis faults (limiter fails open)", () => {
+  let db: TestDatabase;
+  let ns: RedisNamespace;
+  let proxy: FaultProxy;
+  let env: Record<string, string>;
+  let a: ServerProcess;
+  let b: ServerProcess;
+
+  beforeAll(async () => {
+    if (!pg.available || !redis.available) return;
+    db = await createTestDatabase(pg.url, "redisfault");
+    ns = createRedisNamespace(redis.url, "redisfault");
+    proxy = await startFaultProxy(serviceAddress(redis.url, 6379));
+    env = {
+      DATABASE_URL: db.url,
+      REDIS_URL: proxy.rewrite(redis.url),
+      RATE_LIMIT_REDIS_PREFIX: ns.prefix,
+    };
+  }, 30_000);
+
+  afterEach(() => proxy?.restore());
+
+  afterAll(async () => {
+    await Promise.all([a?.kill("SIGKILL"), b?.kill("SIGKILL")]);
+    await proxy?.close();
+    await ns?.cleanup();
+    await db?.drop();
+  });
+
+  const list = (server: ServerProcess, key: string) =>
+    send(
+      server.url,
+      { method: "GET", target: "/v1/pets?limit=1", headers: { authorization: `Bearer ${key}` } },
+      FAULT_BOUND_MS + 2000,
+    );
+  const remaining = (res: RawResponse) => Number(res.headers.get("x-ratelimit-remaining"));
+
+  function expectServedAlone(res: RawResponse, what: string) {
+    expect(res.status, `${what}: ${res.bodyText.slice(0, 200)}`).toBe(200);
+    expect(res.elapsedMs, what).toBeLessThan(FAULT_BOUND_MS);
+    if (listPetsOp) expect(checkResponse(listPetsOp, res), what).toEqual([]);
+  }
+
+  async function expectReadyWithin(server: ServerProcess, bound: number) {
+    return waitUntil(
+      server.url,
+      { method: "GET", target: "/readyz" },
+      (r) => r.status === 200,
+      bound,
+    );
+  }
+
+  /** Proves counting is shared: requests on A then one on B see one running count. */
+  async function expectSharedCounting(key: string) {
+    await awayFromMinuteEdge(5000);
+    const first = await list(a, key);
+    const second = await list(a, key);
+    const third = await list(b, key);
+    expect(remaining(second)).toBe(remaining(first) - 1);
+    expect(remaining(third)).toBe(remaining(first) - 2);
+  }
+
+  it("down at start: instances start, serve within the bound, report /readyz 503, then share counts", async () => {
+    proxy.cut("reset");
+    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+    const key = await createKeyWithCli({ DATABASE_URL: db.url }, { plan: "free", name: "start" });
+    expectServedAlone(await list(a, key), "A while Redis is down");
+    expectServedAlone(await list(b, key), "B while Redis is down");
+    const ready = await send(a.url, { method: "GET", target: "/readyz" }, FAULT_BOUND_MS + 2000);
+    expect(ready.status).toBe(503);
+    expect(ready.elapsedMs).toBeLessThan(FAULT_BOUND_MS);
+    expect(JSON.parse(ready.bodyText)).toMatchObject({ code: "service_unavailable", status: 503 });
+    proxy.restore();
+    await expectReadyWithin(a, RECOVERY_BOUND_MS);
+    await expectReadyWithin(b, RECOVERY_BOUND_MS);
+    await expectSharedCounting(key);
+  }, 60_000);
+
+  for (const mode of ["reset", "blackhole", "freeze"] as FaultMode[]) {
+    it(`lost mid-run (${mode}): bounded answers with headers, /readyz 503, shared again after`, async () => {
+      const key = await createKeyWithCli({ DATABASE_URL: db.url }, { plan: "free", name: mode });
+      await expectSharedCounting(key);
+      proxy.cut(mode);
+      for (let i = 0; i < 3; i++) {
+        expectServedAlone(await list(i % 2 ? b : a, key), `request ${i} while Redis is ${mode}`);
+      }
+      const ready = await send(b.url, { method: "GET", target: "/readyz" }, FAULT_BOUND_MS + 2000);
+      expect(ready.status).toBe(503);
+      expect(ready.elapsedMs).toBeLessThan(FAULT_BOUND_MS);
+      proxy.restore();
+      await expectReadyWithin(a, RECOVERY_BOUND_MS);
+      await expectReadyWithin(b, RECOVERY_BOUND_MS);
+      await expectSharedCounting(key);
+    }, 60_000);
+  }
+
+  it("restarted (connections dropped, counters lost): counting starts over and stays shared", async () => {
+    const key = await createKeyWithCli({ DATABASE_URL: db.url }, { plan: "free", name: "restart" });
+    await awayFromMinuteEdge(10_000);
+    for (let i = 0; i < 5; i++) expect((await list(a, key)).status).toBe(200);
+    // A restarted Redis here keeps nothing on disk: drop the connections and this suite's keys.
+    proxy.cut("reset");
+    await ns.cleanup();
+    proxy.restore();
+    await expectReadyWithin(a, RECOVERY_BOUND_MS);
+    await expectReadyWithin(b, RECOVERY_BOUND_MS);
+    const after = await list(b, key);
+    expect(after.status).toBe(200);
+    expect(remaining(after)).toBeGreaterThanOrEqual(free.perMinute - 2);
+    await expectSharedCounting(key);
+  }, 60_000);
+});
