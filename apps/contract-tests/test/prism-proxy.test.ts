@@ -1,0 +1,267 @@
+// Contract gate 1: the real server behind a real `prism proxy`, driven through every operation and
+// every documented status. A valid request goes through `prism proxy --errors`, which turns any
+// violation of the contract by the server into an error; a deliberately invalid request goes
+// through a second proxy without --errors (with --errors Prism answers an invalid request itself,
+// so the server would never see it) and must carry no response violation. The last test checks
+// against the bundled spec that every documented status of every operation was exercised.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CoverageLedger,
+  documentedStatuses,
+  type Expected,
+  expectConforming,
+  expectConformingAnswerToBadRequest,
+} from "./support/conformance.js";
+import { exchange, type ScenarioRequest } from "./support/exchange.js";
+import { type FaultyServer, startFaultyServer } from "./support/faulty-server.js";
+import { type PrismProxy, startPrismProxy } from "./support/prism.js";
+import { validateResponseWithPrism } from "./support/prism-validator.js";
+import { type GateServer, startGateServer } from "./support/servers.js";
+
+const BAN_THRESHOLD = 3;
+let server: GateServer;
+let faulty: FaultyServer;
+let strict: PrismProxy;
+let lenient: PrismProxy;
+let faultyStrict: PrismProxy;
+let key: string;
+const ledger = new CoverageLedger();
+
+beforeAll(async () => {
+  [server, faulty] = await Promise.all([
+    startGateServer({
+      RATE_LIMIT_BAN_THRESHOLD: String(BAN_THRESHOLD),
+      RATE_LIMIT_BAN_SECONDS: "600",
+    }),
+    startFaultyServer(),
+  ]);
+  [strict, lenient, faultyStrict] = await Promise.all([
+    startPrismProxy(server.apiUrl, true),
+    startPrismProxy(server.apiUrl, false),
+    startPrismProxy(faulty.apiUrl, true),
+  ]);
+  key = await server.server.createKey({ plan: "pro", name: "prism gate" });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.allSettled([strict?.stop(), lenient?.stop(), faultyStrict?.stop()]);
+  await Promise.allSettled([server?.close(), faulty?.close()]);
+});
+
+/** A valid request through `prism proxy --errors`: no violation at all, and the expected answer. */
+async function valid(
+  expected: Expected,
+  label: string,
+  request: ScenarioRequest,
+  via = () => strict,
+) {
+  const found = await exchange(via().url, `${expected.operation} ${label}`, request);
+  expectConforming(found, expected);
+  ledger.record(expected);
+  return found;
+}
+
+/** A deliberately invalid request through the proxy without --errors. */
+async function invalid(expected: Expected, label: string, request: ScenarioRequest) {
+  const found = await exchange(lenient.url, `${expected.operation} ${label}`, request);
+  expectConformingAnswerToBadRequest(found, expected);
+  ledger.record(expected);
+  return found;
+}
+
+const list = (status: number, code?: string): Expected => ({ operation: "listPets", status, code });
+const create = (status: number, code?: string): Expected => ({
+  operation: "createPet",
+  status,
+  code,
+});
+const get = (status: number, code?: string): Expected => ({ operation: "getPet", status, code });
+
+describe("valid requests through prism proxy --errors", () => {
+  it("createPet 201, then getPet 200 and the filtered listPets 200 return it", async () => {
+    const pet = { name: "Rex", categoryId: 1, status: "sold" };
+    const created = await valid(create(201), "with status", {
+      path: "/pets",
+      apiKey: key,
+      json: pet,
+    });
+    const id = (created.body as { id: number }).id;
+    expect(created.body).toEqual({ id, ...pet });
+    const fetched = await valid(get(200), "by id", { path: `/pets/${id}`, apiKey: key });
+    expect(fetched.body).toEqual({ id, ...pet });
+    const sold = await valid(list(200), "status=sold", {
+      path: "/pets?status=sold&limit=100",
+      apiKey: key,
+    });
+    expect(sold.body).toContainEqual({ id, ...pet });
+  });
+
+  it("createPet 201 without status: no status comes back", async () => {
+    const found = await valid(create(201), "without status", {
+      path: "/pets",
+      apiKey: key,
+      json: { name: "Nemo", categoryId: 3 },
+    });
+    expect(found.body).not.toHaveProperty("status");
+  });
+
+  it("listPets 200 without filter and at both limit bounds", async () => {
+    await valid(list(200), "no filter", { path: "/pets", apiKey: key });
+    const one = await valid(list(200), "limit=1", { path: "/pets?limit=1", apiKey: key });
+    expect(one.body).toHaveLength(1);
+    await valid(list(200), "limit=100&status=pending", {
+      path: "/pets?limit=100&status=pending",
+      apiKey: key,
+    });
+  });
+
+  it("getPet 404 not_found for an id nobody has", async () => {
+    await valid(get(404, "not_found"), "unknown id", {
+      path: "/pets/9007199254740991",
+      apiKey: key,
+    });
+  });
+
+  it("401 invalid_api_key on every operation for a key that was never issued", async () => {
+    const apiKey = "never-issued-key";
+    await valid(list(401, "invalid_api_key"), "unknown key", { path: "/pets", apiKey });
+    await valid(create(401, "invalid_api_key"), "unknown key", {
+      path: "/pets",
+      apiKey,
+      json: { name: "Rex", categoryId: 1 },
+    });
+    await valid(get(401, "invalid_api_key"), "unknown key", { path: "/pets/1", apiKey });
+  });
+});
+
+describe("rate limits through prism proxy --errors", () => {
+  it("a key allowed 1 request a minute and a day: 200, then 429 on every operation, then banned", async () => {
+    const apiKey = await server.server.createKey({
+      plan: "enterprise",
+      name: "tiny",
+      perMinute: 1,
+      perDay: 1,
+    });
+    await valid(list(200), "first request of a tiny key", { path: "/pets", apiKey });
+    const limited = await valid(list(429, "rate_limited"), "over the limit", {
+      path: "/pets",
+      apiKey,
+    });
+    expect(limited.headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+    await valid(create(429, "rate_limited"), "over the limit", {
+      path: "/pets",
+      apiKey,
+      json: { name: "Rex", categoryId: 1 },
+    });
+    await valid(get(429, "rate_limited"), "over the limit", { path: "/pets/1", apiKey });
+    const codes: string[] = [];
+    for (
+      let attempt = 0;
+      attempt < BAN_THRESHOLD + 3 && codes.at(-1) !== "api_key_banned";
+      attempt += 1
+    ) {
+      const found = await exchange(strict.url, "listPets while limited", { path: "/pets", apiKey });
+      expectConforming(found, list(429));
+      codes.push((found.body as { code: string }).code);
+    }
+    expect(codes.at(-1), codes.join(", ")).toBe("api_key_banned");
+  });
+});
+
+describe("invalid requests through prism proxy (no --errors), answers still conform", () => {
+  const bad: [Expected, string, ScenarioRequest][] = [
+    [list(400, "validation_failed"), "limit=101", { path: "/pets?limit=101" }],
+    [list(400, "validation_failed"), "limit=0", { path: "/pets?limit=0" }],
+    [list(400, "validation_failed"), "status=lost", { path: "/pets?status=lost" }],
+    [create(400, "validation_failed"), "without name", { path: "/pets", json: { categoryId: 1 } }],
+    [
+      create(400, "validation_failed"),
+      "with an id",
+      { path: "/pets", json: { id: 7, name: "Rex", categoryId: 1 } },
+    ],
+    [
+      create(400, "validation_failed"),
+      "status lost",
+      { path: "/pets", json: { name: "Rex", categoryId: 1, status: "lost" } },
+    ],
+    [
+      create(413, "payload_too_large"),
+      "20 KiB body",
+      { path: "/pets", json: { name: "x".repeat(20 * 1024), categoryId: 1 } },
+    ],
+    [
+      create(415, "unsupported_media_type"),
+      "text/plain",
+      { path: "/pets", raw: { contentType: "text/plain", text: "Rex" } },
+    ],
+    [get(400, "validation_failed"), "petId=abc", { path: "/pets/abc" }],
+    [get(400, "validation_failed"), "petId=0", { path: "/pets/0" }],
+  ];
+  const titled = bad.map(
+    ([e, label, r]) => [`${e.operation} ${e.status} ${label}`, e, label, r] as const,
+  );
+  it.each(titled)("%s", async (_title, expected, label, request) => {
+    await invalid(expected, label, { ...request, apiKey: key });
+  });
+
+  it("401 unauthorized on every operation without a credential", async () => {
+    await invalid(list(401, "unauthorized"), "no key", { path: "/pets" });
+    await invalid(create(401, "unauthorized"), "no key", {
+      path: "/pets",
+      json: { name: "Rex", categoryId: 1 },
+    });
+    await invalid(get(401, "unauthorized"), "no key", { path: "/pets/1" });
+  });
+
+  it("createPet 400 malformed_json (Prism answers malformed JSON itself: checked with its validator)", async () => {
+    const response = await fetch(`${server.apiUrl}/pets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: '{"name": "Rex", "categoryId": ',
+    });
+    const body = await response.json();
+    const violations = await validateResponseWithPrism("createPet", {
+      status: response.status,
+      headers: response.headers,
+      body,
+    });
+    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+    expect(body).toMatchObject({ code: "malformed_json", status: 400 });
+    expect(response.status).toBe(400);
+  });
+});
+
+describe("server-side failures through prism proxy --errors", () => {
+  const faultyCase = (expected: Expected, label: string, request: ScenarioRequest) =>
+    valid(expected, label, { ...request, apiKey: faulty.key }, () => faultyStrict);
+
+  it("getPet 410 gone once the clock is past the sunset instant", async () => {
+    faulty.set({ afterSunset: true });
+    const found = await faultyCase(get(410, "gone"), "after sunset", { path: "/pets/1" });
+    expect(found.headers.get("sunset")).toBeTruthy();
+    faulty.set({ afterSunset: false });
+  });
+
+  it.each(["unexpected", "unavailable"] as const)(
+    "500/503 on every operation when the store fails (%s)",
+    async (failure) => {
+      const [status, code] =
+        failure === "unexpected" ? [500, "internal_error"] : [503, "service_unavailable"];
+      faulty.set({ storeFailure: failure });
+      await faultyCase(list(status, code), `store ${failure}`, { path: "/pets" });
+      await faultyCase(create(status, code), `store ${failure}`, {
+        path: "/pets",
+        json: { name: "Rex", categoryId: 1 },
+      });
+      await faultyCase(get(status, code), `store ${failure}`, { path: "/pets/1" });
+      faulty.set({ storeFailure: "none" });
+    },
+  );
+});
+
+describe("coverage", () => {
+  it("every documented status of every operation was exercised above", () => {
+    expect(documentedStatuses()).toContain("getPet 410");
+    expect(ledger.missing()).toEqual([]);
+  });
+});
