@@ -7,7 +7,14 @@ import type { Store } from "../store/index.js";
 import { createPetHandler, getPetHandler, listPetsHandler } from "./pets.js";
 import type { HandlerRequest, HandlerResult, Handlers } from "./types.js";
 
-export type { Handler, HandlerRequest, HandlerResult, Handlers } from "./types.js";
+export type {
+  DocumentedStatus,
+  Handler,
+  HandlerRequest,
+  HandlerResult,
+  Handlers,
+  Reply,
+} from "./types.js";
 
 /** The server's handlers; `satisfies Handlers` makes a missing one a type error. */
 export function createHandlers(store: Store, options: { defaultListLimit: number }): Handlers {
@@ -19,6 +26,19 @@ export function createHandlers(store: Store, options: { defaultListLimit: number
 }
 
 type AnyHandler = (request: HandlerRequest<OperationId>) => Promise<HandlerResult<OperationId>>;
+
+interface PlainResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string> | undefined;
+}
+
+/** The runtime side of `reply`: the types did the checking. */
+const reply = ((status: number, body: unknown, headers?: Record<string, string>): PlainResult => ({
+  status,
+  body,
+  headers,
+})) as unknown as HandlerRequest<OperationId>["reply"];
 
 interface ValidatedRequest {
   openapi?: { pathParams?: Record<string, unknown> };
@@ -38,15 +58,16 @@ export function runHandlers(handlers: Handlers) {
       next(new Error(`no handler or no key for ${operation.operationId}`));
       return;
     }
-    const result = await handler({
+    const result = (await handler({
       query: req.query as never,
       // The validator coerced path parameters to their schema types here (req.params holds strings).
       params: ((req as ValidatedRequest).openapi?.pathParams ?? {}) as never,
       body: req.body as never,
       apiKey: caller.key,
       requestId: String(res.locals.requestId),
-    });
-    res.status(Number(result.status));
+      reply,
+    })) as unknown as PlainResult;
+    res.status(result.status);
     if (result.headers) res.set(result.headers);
     // Set before res.json so the response validator matches it instead of the Accept header.
     res.setHeader("Content-Type", "application/json; charset=utf-8");
