@@ -3,8 +3,9 @@
 import { mkdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { useService } from "@animal-store/test-support";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "./browser.js";
 import { builtPage, type Json, operations, PAGE_PATH, spec } from "./page.js";
 
 const browserService = await useService("chromium", "docs page in Chromium");
@@ -36,16 +37,7 @@ describe.skipIf(!browserService.available)(
     beforeAll(async () => {
       builtPage();
       mkdirSync(SHOTS, { recursive: true });
-      browser = await chromium.launch({
-        executablePath: browserService.available ? browserService.url : "",
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-background-networking",
-          "--disable-component-update",
-        ],
-      });
+      browser = await launchChromium(browserService.available ? browserService.url : "");
       const context = await browser.newContext({
         offline: true,
         viewport: { width: 1400, height: 1000 },
