@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
  * `pnpm --filter @animal-store/contract-tests run release-contract`: records the current bundled
- * contract as released (`openapi/released/openapi-<info.version>.json`), after the breaking-change
- * gate passed and only for a version newer than every released one.
+ * contract as released (`openapi/released/openapi-<info.version>.json`), only for a version newer
+ * than every released one and only when the breaking-change gate passes against the newest.
+ * `--contract FILE` and `--released-dir DIR` override the defaults (used by the tests).
  */
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { checkBreakingChanges } from "./breaking-change-gate.js";
 import { bundledContractPath, releasedContractsDir } from "./contract-paths.js";
 import {
@@ -21,9 +23,13 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const current = bundledContractPath();
+const { values } = parseArgs({
+  options: { contract: { type: "string" }, "released-dir": { type: "string" } },
+});
+const current = values.contract ?? bundledContractPath();
+const releasedDir = values["released-dir"] ?? releasedContractsDir();
 const version = readContractVersion(current);
-const target = join(releasedContractsDir(), releasedFileName(version));
+const target = join(releasedDir, releasedFileName(version));
 if (existsSync(target)) {
   if (readFileSync(target, "utf8") === readFileSync(current, "utf8")) {
     console.log(`${version} is already released as ${target}; nothing to do.`);
@@ -33,7 +39,7 @@ if (existsSync(target)) {
     `${target} exists with other content: bump info.version before releasing a changed contract.`,
   );
 }
-const latest = latestReleasedContract(releasedContractsDir());
+const latest = latestReleasedContract(releasedDir);
 if (
   compareContractVersions(parseContractVersion(version), parseContractVersion(latest.version)) <= 0
 ) {
