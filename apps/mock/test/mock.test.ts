@@ -1,14 +1,24 @@
-// Starts the mock as `pnpm mock` does and calls every operation like a frontend would.
+// Starts the mock as `pnpm mock` does and calls every operation through @animal-store/client,
+// as a frontend would: only the client's baseUrl differs from the real server.
 import { connect } from "node:net";
+import { type AnimalStoreClient, createAnimalStoreClient } from "@animal-store/client";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LaunchedMock, launchMock } from "./launch.js";
 import { deref, type Json, requestExample, responseExamples, spec } from "./spec.js";
 
-const auth = { Authorization: "Bearer any-key-works-on-the-mock" };
-const json = { ...auth, "Content-Type": "application/json" };
 const first = (examples: Record<string, Json>) => Object.values(examples)[0];
 const getPetOp = spec.paths["/pets/{petId}"].get;
+
+/** A client on the mock; any key works there, and deprecation notices are not printed. */
+function clientFor(mock: LaunchedMock): AnimalStoreClient {
+  return createAnimalStoreClient({
+    baseUrl: mock.url,
+    apiKey: "any-key-works-on-the-mock",
+    retry: false,
+    onDeprecation: () => undefined,
+  });
+}
 
 /** The example of each header a response declares, by header name. */
 function headerExamples(response: Json): Record<string, string> {
@@ -20,8 +30,10 @@ function headerExamples(response: Json): Record<string, string> {
 
 describe("pnpm mock (named examples)", () => {
   let mock: LaunchedMock;
+  let client: AnimalStoreClient;
   beforeAll(async () => {
     mock = await launchMock();
+    client = clientFor(mock);
   });
   afterAll(async () => {
     await mock?.stop();
@@ -29,57 +41,65 @@ describe("pnpm mock (named examples)", () => {
 
   it("serves under the spec's base path, not at the root", async () => {
     expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    const root = await fetch(new URL("/pets", mock.url), { headers: auth });
+    const root = await fetch(new URL("/pets", mock.url), {
+      headers: { Authorization: "Bearer k" },
+    });
     expect(root.status).toBe(404);
   });
 
   it("listPets: the first named example, with the declared headers", async () => {
-    const res = await fetch(`${mock.url}/pets`, { headers: auth });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual(first(responseExamples("/pets", "get", "200")));
-    for (const [name, example] of Object.entries(
-      headerExamples(spec.paths["/pets"].get.responses["200"]),
-    )) {
-      expect(res.headers.get(name), name).toBe(example);
+    const { data, response } = await client.GET("/pets");
+    expect(response.status).toBe(200);
+    expect(data).toEqual(first(responseExamples("/pets", "get", "200")));
+    const declared = headerExamples(spec.paths["/pets"].get.responses["200"]);
+    for (const [name, example] of Object.entries(declared)) {
+      expect(response.headers.get(name), name).toBe(example);
     }
+    expect(client.rateLimit?.limit).toBe(Number(declared["X-RateLimit-Limit"]));
   });
 
   it("createPet: 201 with the created-pet example", async () => {
-    const res = await fetch(`${mock.url}/pets`, {
-      method: "POST",
-      headers: json,
-      body: JSON.stringify(requestExample("/pets", "post")),
+    const { data, response } = await client.POST("/pets", {
+      body: requestExample("/pets", "post"),
     });
-    expect(res.status).toBe(201);
-    expect(await res.json()).toEqual(first(responseExamples("/pets", "post", "201")));
+    expect(response.status).toBe(201);
+    expect(data).toEqual(first(responseExamples("/pets", "post", "201")));
   });
 
   it("getPet: the example with the spec's Deprecation, Sunset and Link headers", async () => {
-    const res = await fetch(`${mock.url}/pets/1`, { headers: auth });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual(first(responseExamples("/pets/{petId}", "get", "200")));
+    const { data, response } = await client.GET("/pets/{petId}", {
+      params: { path: { petId: 1 } },
+    });
+    expect(response.status).toBe(200);
+    expect(data).toEqual(first(responseExamples("/pets/{petId}", "get", "200")));
     const declared = headerExamples(getPetOp.responses["200"]);
     for (const name of ["Deprecation", "Sunset", "Link"]) {
       expect(declared[name], name).toBeTruthy();
-      expect(res.headers.get(name), name).toBe(declared[name]);
+      expect(response.headers.get(name), name).toBe(declared[name]);
     }
   });
 
   it("Prefer: example=<name> picks a named example", async () => {
     const examples = responseExamples("/pets", "get", "200");
     expect(examples.empty).toBeDefined();
-    const res = await fetch(`${mock.url}/pets`, { headers: { ...auth, Prefer: "example=empty" } });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual(examples.empty);
+    const { data, response } = await client.GET("/pets", {
+      headers: { Prefer: "example=empty" },
+    });
+    expect(response.status).toBe(200);
+    expect(data).toEqual(examples.empty);
   });
 
   it("Prefer: code=404 answers the declared 404", async () => {
-    const res = await fetch(`${mock.url}/pets/1`, { headers: { ...auth, Prefer: "code=404" } });
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual(first(responseExamples("/pets/{petId}", "get", "404")));
+    const { error, response } = await client.GET("/pets/{petId}", {
+      params: { path: { petId: 1 } },
+      headers: { Prefer: "code=404" },
+    });
+    expect(response.status).toBe(404);
+    expect(error).toEqual(first(responseExamples("/pets/{petId}", "get", "404")));
   });
 
   it("enforces the bearer scheme: no Authorization gets the spec's 401", async () => {
+    const unauthorized = Object.values(responseExamples("/pets", "get", "401"));
     for (const [path, init] of [
       ["/pets", {}],
       ["/pets/1", {}],
@@ -88,29 +108,25 @@ describe("pnpm mock (named examples)", () => {
       const res = await fetch(`${mock.url}${path}`, init);
       expect(res.status, path).toBe(401);
       expect(res.headers.get("WWW-Authenticate")).toMatch(/^Bearer /);
-      expect(Object.values(responseExamples("/pets", "get", "401"))).toContainEqual(
-        await res.json(),
-      );
+      expect(unauthorized).toContainEqual(await res.json());
     }
   });
 
   it("validates requests against the spec (400 with the spec's Error body)", async () => {
     const limit = deref(spec.components.parameters.Limit).schema.maximum + 1;
-    const tooMany = await fetch(`${mock.url}/pets?limit=${limit}`, { headers: auth });
-    expect(tooMany.status).toBe(400);
-    expect(await tooMany.json()).toMatchObject({ code: "validation_failed", status: 400 });
-    const noName = await fetch(`${mock.url}/pets`, {
-      method: "POST",
-      headers: json,
-      body: JSON.stringify({ categoryId: 1 }),
-    });
-    expect(noName.status).toBe(400);
-    expect(await noName.json()).toMatchObject({ status: 400 });
+    const tooMany = await client.GET("/pets", { params: { query: { limit } } });
+    expect(tooMany.response.status).toBe(400);
+    expect(tooMany.error).toMatchObject({ code: "validation_failed", status: 400 });
+    // A body without `name`, as an untyped caller could send it.
+    const noName = await client.POST("/pets", { body: { categoryId: 1 } as never });
+    expect(noName.response.status).toBe(400);
+    expect(noName.error).toMatchObject({ code: "validation_failed", status: 400 });
   });
 });
 
 describe("pnpm mock --dynamic", () => {
   let mock: LaunchedMock;
+  let client: AnimalStoreClient;
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addFormat("int64", { type: "number", validate: Number.isSafeInteger });
   ajv.addSchema(spec, "spec");
@@ -121,35 +137,31 @@ describe("pnpm mock --dynamic", () => {
   };
   beforeAll(async () => {
     mock = await launchMock(["--dynamic", "--seed", "frontend"]);
+    client = clientFor(mock);
   });
   afterAll(async () => {
     await mock?.stop();
   });
 
   it("generates schema-valid data for every operation", async () => {
-    const list = await fetch(`${mock.url}/pets`, { headers: auth });
-    expect(list.status).toBe(200);
-    const pets = await list.json();
-    validate("Pets", pets);
-    expect(pets).not.toEqual(first(responseExamples("/pets", "get", "200")));
+    const list = await client.GET("/pets");
+    expect(list.response.status).toBe(200);
+    validate("Pets", list.data);
+    expect(list.data).not.toEqual(first(responseExamples("/pets", "get", "200")));
 
-    const created = await fetch(`${mock.url}/pets`, {
-      method: "POST",
-      headers: json,
-      body: JSON.stringify(requestExample("/pets", "post")),
-    });
-    expect(created.status).toBe(201);
-    validate("Pet", await created.json());
+    const created = await client.POST("/pets", { body: requestExample("/pets", "post") });
+    expect(created.response.status).toBe(201);
+    validate("Pet", created.data);
 
-    const one = await fetch(`${mock.url}/pets/7`, { headers: auth });
-    expect(one.status).toBe(200);
-    validate("Pet", await one.json());
+    const one = await client.GET("/pets/{petId}", { params: { path: { petId: 7 } } });
+    expect(one.response.status).toBe(200);
+    validate("Pet", one.data);
   });
 
   it("repeats the same data for the same --seed", async () => {
-    const a = await (await fetch(`${mock.url}/pets`, { headers: auth })).json();
-    const b = await (await fetch(`${mock.url}/pets`, { headers: auth })).json();
-    expect(a).toEqual(b);
+    const a = await client.GET("/pets");
+    const b = await client.GET("/pets");
+    expect(a.data).toEqual(b.data);
   });
 });
 
