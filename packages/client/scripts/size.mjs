@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
-/** Bundles the built client for browsers and returns its minified and gzipped sizes in bytes. */
+/** Bundles the built client for browsers: the code, its sizes in bytes and the bundled inputs. */
 export async function measureBundle() {
   const result = await build({
     entryPoints: [fileURLToPath(new URL("../dist/index.js", import.meta.url))],
@@ -20,6 +20,7 @@ export async function measureBundle() {
   });
   const code = result.outputFiles[0].contents;
   return {
+    code,
     minified: code.byteLength,
     gzipped: gzipSync(code, { level: 9 }).byteLength,
     inputs: Object.keys(result.metafile.inputs),

@@ -21,6 +21,8 @@ export interface ScriptedServer {
   requests: RecordedRequest[];
   /** Queues answers for the next requests; when the queue is empty the fallback answers. */
   script(...answers: ScriptedAnswer[]): void;
+  /** Fixed files served at a path (not recorded, not scripted), e.g. a page and a bundle. */
+  files: Map<string, { type: string; body: string | Uint8Array }>;
   /** Called for each request after it is recorded (e.g. to abort once a request arrived). */
   onRequest: ((request: RecordedRequest) => void) | undefined;
   reset(): void;
@@ -56,6 +58,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   const state: ScriptedServer = {
     url: "",
     requests: [],
+    files: new Map(),
     onRequest: undefined,
     script: (...answers) => {
       queue.push(...answers);
@@ -72,6 +75,12 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       }),
   };
   const server = createServer(async (req, res) => {
+    const file = state.files.get(req.url ?? "");
+    if (file) {
+      res.writeHead(200, { "content-type": file.type });
+      res.end(file.body);
+      return;
+    }
     const recorded: RecordedRequest = {
       method: req.method ?? "",
       path: req.url ?? "",

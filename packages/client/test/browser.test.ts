@@ -1,0 +1,108 @@
+// The client in a real browser: the published build, bundled for the browser by esbuild (so a
+// Node-only import would fail here), loaded into headless Chromium from a local HTTP server and
+// pointed at it with a relative baseUrl. Also reports the bundle's minified+gzipped size.
+import { useService } from "@animal-store/test-support";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error: plain ESM script without declarations
+import { measureBundle } from "../scripts/size.mjs";
+import { type ScriptedServer, startScriptedServer } from "./scripted-server.js";
+
+interface Bundle {
+  code: Uint8Array;
+  minified: number;
+  gzipped: number;
+  inputs: string[];
+}
+
+const chromiumService = await useService("chromium", "client in Chromium");
+let bundle: Bundle;
+let server: ScriptedServer;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+  bundle = await measureBundle();
+  server = await startScriptedServer();
+  server.files.set("/", { type: "text/html", body: "<!doctype html><title>client</title>" });
+  server.files.set("/client.js", { type: "text/javascript", body: bundle.code });
+  server.files.set("/favicon.ico", { type: "image/x-icon", body: "" });
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("the browser bundle", () => {
+  it("holds only the client and openapi-fetch, with no Node built-in", () => {
+    expect(bundle.inputs.some((input) => input.startsWith("node:"))).toBe(false);
+    for (const input of bundle.inputs) {
+      expect(input).toMatch(/^(dist\/|.*\/node_modules\/openapi-fetch\/dist\/)/);
+    }
+    console.log(`client bundle: ${bundle.minified} B minified, ${bundle.gzipped} B min+gzip`);
+    expect(bundle.gzipped).toBeLessThan(8 * 1024);
+  });
+});
+
+describe.skipIf(!chromiumService.available)("the client in Chromium", () => {
+  it("calls the API with auth, retries a 429 and reports getPet's deprecation", async () => {
+    const executablePath = chromiumService.available ? chromiumService.url : "";
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+      ],
+    });
+    const page = await browser.newPage();
+    const warnings: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "warning") warnings.push(message.text());
+    });
+    await page.goto(`${server.url}/`);
+    server.script(
+      {
+        status: 429,
+        headers: { "retry-after": "0" },
+        body: { code: "rate_limited", message: "slow down", status: 429 },
+      },
+      {
+        status: 200,
+        headers: {
+          "x-ratelimit-limit": "60",
+          "x-ratelimit-remaining": "58",
+          "x-ratelimit-reset": "1767225660",
+        },
+        body: [{ id: 1, name: "Rex", categoryId: 1, status: "available" }],
+      },
+      {
+        status: 200,
+        headers: { deprecation: "@1767225600", sunset: "Thu, 05 Dec 2030 00:00:00 GMT" },
+        body: { id: 1, name: "Rex", categoryId: 1, status: "available" },
+      },
+    );
+    // A string, not a function: the test runner would rewrite a function's dynamic import.
+    const result = await page.evaluate(`(async () => {
+      const { createAnimalStoreClient, unwrap } = await import("/client.js");
+      const client = createAnimalStoreClient({ baseUrl: "/v1", apiKey: "browser-key" });
+      const pets = unwrap(await client.GET("/pets", { params: { query: { status: "available" } } }));
+      const pet = unwrap(await client.GET("/pets/{petId}", { params: { path: { petId: 1 } } }));
+      return { pets, pet, remaining: client.rateLimit?.remaining };
+    })()`);
+    expect(result).toEqual({
+      pets: [{ id: 1, name: "Rex", categoryId: 1, status: "available" }],
+      pet: { id: 1, name: "Rex", categoryId: 1, status: "available" },
+      remaining: 58,
+    });
+    expect(server.requests.map((r) => [r.path, r.authorization])).toEqual([
+      ["/v1/pets?status=available", "Bearer browser-key"],
+      ["/v1/pets?status=available", "Bearer browser-key"],
+      ["/v1/pets/1", "Bearer browser-key"],
+    ]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/getPet is deprecated; it will be removed on 2030-12-05/);
+  }, 60_000);
+});
