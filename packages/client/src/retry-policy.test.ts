@@ -5,6 +5,7 @@ import {
   isRetryableStatus,
   parseRetryAfter,
   resolveRetryPolicy,
+  responseRetryDelay,
 } from "./retry-policy.js";
 
 const NOW = Date.UTC(2030, 0, 1, 0, 0, 0);
@@ -82,5 +83,30 @@ describe("resolveRetryPolicy", () => {
     expect(() => resolveRetryPolicy({ maxRetries: 1.5 })).toThrow(/retry\.maxRetries/);
     expect(() => resolveRetryPolicy({ baseDelayMs: Number.NaN })).toThrow(/retry\.baseDelayMs/);
     expect(() => resolveRetryPolicy({ maxDelayMs: 2 ** 31 })).toThrow(/retry\.maxDelayMs/);
+  });
+});
+
+describe("responseRetryDelay", () => {
+  const policy = resolveRetryPolicy({ now: () => NOW, random: () => 0.5, maxDelayMs: 10_000 });
+  const reply = (status: number, retryAfter?: string) =>
+    new Response(null, { status, headers: retryAfter ? { "Retry-After": retryAfter } : {} });
+
+  it("waits exactly Retry-After, and never less", () => {
+    expect(responseRetryDelay(reply(429, "2"), "POST", 0, policy)).toBe(2000);
+    expect(responseRetryDelay(reply(429, "Tue, 01 Jan 2030 00:00:07 GMT"), "GET", 2, policy)).toBe(
+      7000,
+    );
+    expect(responseRetryDelay(reply(503, "1"), "GET", 0, policy)).toBe(1000);
+  });
+
+  it("gives up rather than wait less than a Retry-After beyond maxDelayMs", () => {
+    expect(responseRetryDelay(reply(429, "11"), "GET", 0, policy)).toBeUndefined();
+  });
+
+  it("backs off without Retry-After, and stops at maxRetries or a final status", () => {
+    expect(responseRetryDelay(reply(429), "GET", 1, policy)).toBe(500);
+    expect(responseRetryDelay(reply(429, "1"), "GET", 3, policy)).toBeUndefined();
+    expect(responseRetryDelay(reply(503, "1"), "POST", 0, policy)).toBeUndefined();
+    expect(responseRetryDelay(reply(200), "GET", 0, policy)).toBeUndefined();
   });
 });
