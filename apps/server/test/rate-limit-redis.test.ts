@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { createServer, type Server, type Socket } from "node:net";
+import { connect, createServer, type Server, type Socket } from "node:net";
 import { useService } from "@animal-store/test-support";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { windowsAt } from "../src/rate-limit/decision.js";
 import { createRedisRateLimiter, type RateLimiter } from "../src/rate-limit/index.js";
 import { limiterContract, T0 } from "./rate-limit-contract.js";
 
@@ -116,5 +117,88 @@ describe("Redis limiter with Redis unreachable", () => {
     const decision = await l.consume("key:w", { perMinute: 5, perDay: 100 }, T0);
     expect(decision).toMatchObject({ allowed: true, limit: 5, remaining: 4 });
     await expect(l.check()).rejects.toThrow();
+  });
+});
+
+/** A TCP proxy to Redis that can hold traffic, as a network partition does, and count commands. */
+async function partitionableProxy(target: string) {
+  const { hostname, port } = new URL(target);
+  const held: Array<() => void> = [];
+  const sockets = new Set<Socket>();
+  const state = { partitioned: false, heldCommands: "" };
+  const server = createServer((client) => {
+    const upstream = connect(Number(port || 6379), hostname);
+    sockets.add(client).add(upstream);
+    const pipe = (from: Socket, to: Socket, outbound: boolean) =>
+      from.on("data", (chunk) => {
+        if (!state.partitioned) return void to.write(chunk);
+        if (outbound) state.heldCommands += chunk.toString("latin1");
+        held.push(() => to.destroyed || to.write(chunk));
+      });
+    pipe(client, upstream, true);
+    pipe(upstream, client, false);
+    for (const socket of [client, upstream]) {
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as { port: number }).port}`,
+    state,
+    heal() {
+      state.partitioned = false;
+      for (const flush of held.splice(0)) flush();
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+describe.skipIf(!redisService.available)("Redis limiter across a network partition", () => {
+  it("pays one command timeout, counts per instance meanwhile, then shares counters again", async () => {
+    const proxy = await partitionableProxy(url);
+    const admin = new Redis(url);
+    const prefix = `${suitePrefix}partition:`;
+    const l = createRedisRateLimiter({ url: proxy.url, keyPrefix: prefix, commandTimeoutMs: 200 });
+    try {
+      await l.check();
+      const limits = { perMinute: 50, perDay: 1000 };
+      expect(await l.consume("key:p", limits, T0)).toMatchObject({ allowed: true, remaining: 49 });
+      proxy.state.partitioned = true;
+      const during = [];
+      for (let i = 0; i < 10; i++) during.push(await l.consume("key:p", limits, T0));
+      expect(during.every((d) => d.allowed && d.limit === 50)).toBe(true);
+      // Only the first request tried Redis; the others went straight to the in-memory counters.
+      expect(proxy.state.heldCommands.match(/evalsha|\beval\b/gi)).toHaveLength(1);
+      proxy.heal();
+      // The limiter reconnects by itself; wait (bounded) until it answers again.
+      for (let attempt = 0; ; attempt++) {
+        const ready = await l.check().then(
+          () => true,
+          () => false,
+        );
+        if (ready) break;
+        if (attempt === 50) throw new Error("the limiter did not reconnect");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      // Back on Redis: the decision comes from the shared counter (the timed-out command may
+      // or may not have run there once the partition healed, as on a real network).
+      const minuteKey = `${prefix}{key:p}:m:${windowsAt(T0).minuteIndex}`;
+      const before = Number(await admin.get(minuteKey));
+      expect([1, 2]).toContain(before);
+      const after = await l.consume("key:p", limits, T0);
+      expect(Number(await admin.get(minuteKey))).toBe(before + 1);
+      expect(after).toMatchObject({ allowed: true, remaining: 50 - (before + 1) });
+    } finally {
+      await l.close();
+      await admin.quit();
+      await proxy.close();
+    }
   });
 });

@@ -35,6 +35,8 @@ type ScriptedRedis = Redis & {
 };
 
 const OUTCOMES = ["limited", "allowed"] as const;
+/** After a failed command, requests skip Redis this long, so an outage costs one timeout, not one per request. */
+const BYPASS_AFTER_FAILURE_MS = 1000;
 
 /** Creates the limiter that keeps its counters in Redis (used when REDIS_URL is set). */
 export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
@@ -50,6 +52,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   redis.defineCommand("rateLimitConsume", { numberOfKeys: 5, lua: CONSUME_SCRIPT });
   const fallback = createMemoryRateLimiter({ ban });
   let degraded = false;
+  let bypassUntil = 0;
   const degrade = (err: unknown) => {
     if (degraded) return;
     degraded = true;
@@ -62,7 +65,10 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     options.log?.info("Redis rate-limit store is back; counting across instances");
   };
   redis.on("error", degrade);
-  redis.on("ready", recover);
+  redis.on("ready", () => {
+    bypassUntil = 0; // a fresh connection is worth trying at once
+    recover();
+  });
 
   const waitReady = () =>
     new Promise<void>((resolve, reject) => {
@@ -83,6 +89,9 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
 
   return {
     async consume(subject, limits, nowMs, consumeOptions) {
+      if (redis.status !== "ready" || performance.now() < bypassUntil) {
+        return fallback.consume(subject, limits, nowMs, consumeOptions);
+      }
       const now = Math.floor(nowMs);
       const w = windowsAt(now);
       const base = `${options.keyPrefix}{${subject}}:`;
@@ -105,6 +114,9 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         );
       } catch (err) {
         degrade(err);
+        bypassUntil = performance.now() + BYPASS_AFTER_FAILURE_MS;
+        // A command that timed out on a live socket means a dead peer: reconnect rather than wait.
+        if (err instanceof Error && /timed out/i.test(err.message)) redis.disconnect(true);
         return fallback.consume(subject, limits, nowMs, consumeOptions);
       }
       recover();
