@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopAllChildren } from "./support/child-process.js";
 import { type RunningMock, startMock } from "./support/mock.js";
 import { plantedWorkflow, runRespect, workflowFile } from "./support/respect.js";
 
@@ -16,7 +17,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await mock?.stop();
+  await stopAllChildren();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -1,7 +1,9 @@
 // Gate 1 can fail: the real server with a planted fault (an undocumented `colour` property added
 // to every Pet by a proxy between the server and Prism) must be caught by `prism proxy --errors`
 // on every operation that returns pets, with the violation named in the failure message.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopAllChildren } from "./support/child-process.js";
 import { type FaultProxy, startColourInjectingProxy } from "./support/colour-injecting-proxy.js";
 import { expectConforming } from "./support/conformance.js";
 import { exchange } from "./support/exchange.js";
@@ -25,7 +27,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.allSettled([prism?.stop(), clean?.stop(), fault?.close()]);
+  await stopAllChildren();
+  await fault?.close();
   await server?.close();
 });
 

@@ -4,7 +4,9 @@
 // through a second proxy without --errors (with --errors Prism answers an invalid request itself,
 // so the server would never see it) and must carry no response violation. The last test checks
 // against the bundled spec that every documented status of every operation was exercised.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopAllChildren } from "./support/child-process.js";
 import {
   CoverageLedger,
   documentedStatuses,
@@ -44,7 +46,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.allSettled([strict?.stop(), lenient?.stop(), faultyStrict?.stop()]);
+  await stopAllChildren();
   await Promise.allSettled([server?.close(), faulty?.close()]);
 });
 

@@ -2,6 +2,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 
+/** Every child started here and not stopped yet. */
+const running = new Set<ChildProcess>();
+// Last resort when a test worker exits without its afterAll (a crash, a timeout): no orphans.
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+/** Stops every child still running (for afterAll, so a half-finished beforeAll leaks nothing). */
+export async function stopAllChildren(): Promise<void> {
+  await Promise.allSettled([...running].map((child) => stopChild(child)));
+}
+
 /** A running child with its combined output so far. */
 export interface RunningChild {
   child: ChildProcess;
@@ -37,6 +49,8 @@ export function startChild(
     env: { ...process.env, ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   const stop = () => stopChild(child);
   return new Promise((resolve, reject) => {
