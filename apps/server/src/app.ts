@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import { createKeyLookup } from "./api-keys.js";
 import { identifyCaller, type KeyLookup, requireApiKey } from "./auth.js";
 import type { AppConfig } from "./config.js";
-import { getPetDeprecation } from "./deprecation.js";
+import { getPetDeprecation, getPetDeprecationHeaders } from "./deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { createHandlers, runHandlers } from "./handlers/index.js";
 import { corsFor, noStore, securityHeaders } from "./http-headers.js";
@@ -62,6 +62,8 @@ export function createApp(deps: AppDeps): Express {
   );
 
   const v1 = express.Router();
+  // First, so every getPet response (401 and 429 included) carries Deprecation, Sunset, Link.
+  v1.get("/pets/:petId", getPetDeprecationHeaders);
   v1.use(identifyCaller(deps.keyLookup ?? createKeyLookup(store, config.apiKeyCacheTtlMs)));
   // After identifyCaller, before requireApiKey: 401s are counted and carry the headers too.
   v1.use(rateLimitMiddleware({ limiter: deps.limiter, clock: deps.clock }));

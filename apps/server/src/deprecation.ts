@@ -18,12 +18,28 @@ const GONE_MESSAGE =
   `GET /pets/{petId} was removed on ${GET_PET_SUNSET.toISOString().slice(0, 10)}; ` +
   "use GET /pets?status= instead.";
 
-/** Middleware for GET /v1/pets/:petId: sets the three headers, and refuses with 410 after sunset. */
+function setDeprecationHeaders(res: Response): void {
+  for (const [name, value] of Object.entries(GET_PET_DEPRECATION_HEADERS)) {
+    res.setHeader(name, value);
+  }
+}
+
+/**
+ * Middleware for GET /v1/pets/:petId that only sets the three headers: mounted before
+ * authentication and rate limiting, so getPet's 401s and 429s carry them too.
+ */
+export function getPetDeprecationHeaders(_req: Request, res: Response, next: NextFunction): void {
+  setDeprecationHeaders(res);
+  next();
+}
+
+/**
+ * Middleware for GET /v1/pets/:petId: sets the three headers and, from the sunset instant on,
+ * refuses with 410. Mounted after rate limiting, so the 410 is counted and carries X-RateLimit-*.
+ */
 export function getPetDeprecation(options: { clock: () => number }): RequestHandler {
   return function deprecation(_req: Request, res: Response, next: NextFunction): void {
-    for (const [name, value] of Object.entries(GET_PET_DEPRECATION_HEADERS)) {
-      res.setHeader(name, value);
-    }
+    setDeprecationHeaders(res);
     next(options.clock() >= SUNSET_MS ? new ApiHttpError(410, "gone", GONE_MESSAGE) : undefined);
   };
 }

@@ -190,6 +190,20 @@ describe("getPet's deprecation through the app", () => {
     expect((await app.call(key, "/pets")).headers.get("deprecation")).toBeNull();
   });
 
+  it("carries them on getPet's 401 and 429 too", async () => {
+    app.now = T0;
+    const unauthorized = await app.call(null, "/pets/1", {
+      headers: { "x-forwarded-for": "192.0.2.44" },
+    });
+    expect(unauthorized.status).toBe(401);
+    expectDeprecated(unauthorized);
+    const key = await app.createKey({ plan: "enterprise", perMinute: 1, perDay: 10 });
+    await app.call(key, "/pets");
+    const limited = await app.call(key, "/pets/1");
+    expect(limited.status).toBe(429);
+    expectDeprecated(limited);
+  });
+
   it("answers 410 gone from the sunset instant on, with the headers", async () => {
     app.now = GET_PET_SUNSET.getTime() - 1;
     const key = await app.createKey({ plan: "pro" });
