@@ -43,13 +43,18 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-/** Stops accepting, lets in-flight requests finish (idle keep-alive sockets close at once). */
+/**
+ * Stops accepting and lets in-flight requests finish. Keep-alive sockets are closed as soon as
+ * they go idle (a request that finishes during the drain leaves its socket idle, hence the
+ * sweep); whatever is still open after `timeoutMs` is cut.
+ */
 export function closeGracefully(server: Server, timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-    timer.unref();
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
     server.close(() => {
-      clearTimeout(timer);
+      clearInterval(sweep);
+      clearTimeout(deadline);
       resolve();
     });
     server.closeIdleConnections();

@@ -42,8 +42,25 @@ function withStatementCache(db: Database.Database): SqliteDatabase {
   };
 }
 
+/** The SQLite store, which can report the durability settings its connection runs with. */
+export class SqliteStore extends KyselyStore {
+  constructor(
+    db: Kysely<Schema>,
+    private readonly raw: Database.Database,
+  ) {
+    super("sqlite", db, classifySqliteError);
+  }
+
+  /** The connection's journal mode and synchronous level (2 = FULL). */
+  durability(): { journalMode: string; synchronous: number } {
+    const journalMode = this.raw.prepare("PRAGMA journal_mode").get() as { journal_mode: string };
+    const synchronous = this.raw.prepare("PRAGMA synchronous").get() as { synchronous: number };
+    return { journalMode: journalMode.journal_mode, synchronous: synchronous.synchronous };
+  }
+}
+
 /** Opens (creating when needed) and migrates the SQLite file at `path` (":memory:" allowed). */
-export async function openSqliteStore(path: string): Promise<KyselyStore> {
+export async function openSqliteStore(path: string): Promise<SqliteStore> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   let raw: Database.Database;
   try {
@@ -64,5 +81,5 @@ export async function openSqliteStore(path: string): Promise<KyselyStore> {
     await db.destroy();
     throw err;
   }
-  return new KyselyStore("sqlite", db, classifySqliteError);
+  return new SqliteStore(db, raw);
 }

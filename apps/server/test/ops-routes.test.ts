@@ -1,0 +1,60 @@
+/**
+ * Operational routes outside /v1: /healthz (alive), /readyz (the store and the limiter answer),
+ * /openapi.json (the bundled contract, byte for byte). No key needed; other methods get 405.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryRateLimiter } from "../src/rate-limit/index.js";
+import { loadBundledSpec } from "../src/spec.js";
+import { expectError, startTestApp, type TestApp } from "./support/test-app.js";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app.close());
+
+describe("operational routes", () => {
+  it("/healthz answers without a key", async () => {
+    const response = await fetch(`${app.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+    expect(response.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("/readyz is ready when the store and the limiter answer", async () => {
+    const response = await fetch(`${app.url}/readyz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ready" });
+  });
+
+  it("/readyz is 503 when the limiter's store does not answer", async () => {
+    const limiter = createMemoryRateLimiter();
+    const broken = await startTestApp({
+      overrides: {
+        limiter: Object.assign(Object.create(limiter), {
+          check: () => Promise.reject(new Error("redis down")),
+        }),
+      },
+    });
+    try {
+      await expectError(await fetch(`${broken.url}/readyz`), 503, "service_unavailable");
+      expect((await fetch(`${broken.url}/healthz`)).status).toBe(200);
+    } finally {
+      await broken.close();
+      await limiter.close();
+    }
+  });
+
+  it("/openapi.json serves the bundled contract", async () => {
+    const response = await fetch(`${app.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(await response.text()).toBe(loadBundledSpec().text);
+  });
+
+  it.each(["/healthz", "/readyz", "/openapi.json"])("405 with Allow for POST %s", async (path) => {
+    const response = await fetch(`${app.url}${path}`, { method: "POST" });
+    await expectError(response, 405, "method_not_allowed");
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * Storage on the embedded SQLite file: WAL with synchronous=FULL, and everything (pets, keys,
+ * the id sequence) survives closing and reopening the same file behind a new app.
+ */
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Pet } from "@animal-store/api-types";
+import { afterAll, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../src/store/sqlite.js";
+import { expectError, postJson, startTestApp, tempDir } from "./support/test-app.js";
+
+const temp = tempDir();
+afterAll(() => temp.remove());
+
+describe("SQLite persistence", () => {
+  it("runs in WAL mode with synchronous=FULL", async () => {
+    const store = await openSqliteStore(join(temp.dir, "pragmas.db"));
+    try {
+      expect(store.durability()).toEqual({ journalMode: "wal", synchronous: 2 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("creates missing directories for the file", async () => {
+    const file = join(temp.dir, "a", "b", "nested.db");
+    const store = await openSqliteStore(file);
+    await store.close();
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it("keeps pets and keys across a restart on the same file", async () => {
+    const file = join(temp.dir, "restart.db");
+    const first = await startTestApp({ store: await openSqliteStore(file) });
+    const key = first.key;
+    const pets: Pet[] = [];
+    for (const body of [
+      { name: "Rex", categoryId: 1, status: "available" },
+      { name: "Nemo", categoryId: 3 },
+    ]) {
+      const response = await postJson(first, body);
+      pets.push((await response.json()) as Pet);
+    }
+    const revokedKey = await first.createKey({ name: "revoked later" });
+    await first.close();
+
+    const second = await startTestApp({ store: await openSqliteStore(file) });
+    try {
+      const headers = { authorization: `Bearer ${key}` };
+      const list = await second.api("/pets", { headers });
+      expect(await list.json()).toEqual(pets);
+      for (const pet of pets) {
+        expect(await (await second.api(`/pets/${pet.id}`, { headers })).json()).toEqual(pet);
+      }
+      const [keyRecord] = (await second.store.listApiKeys()).filter(
+        (k) => k.name === "revoked later",
+      );
+      await second.store.revokeApiKey(keyRecord?.id ?? "", new Date().toISOString());
+      const next = (await (await postJson(second, { name: "Tom", categoryId: 2 })).json()) as Pet;
+      expect(next.id).toBeGreaterThan(Math.max(...pets.map((pet) => pet.id)));
+    } finally {
+      await second.close();
+    }
+
+    const third = await startTestApp({ store: await openSqliteStore(file) });
+    try {
+      const response = await third.api("/pets", {
+        headers: { authorization: `Bearer ${revokedKey}` },
+      });
+      await expectError(response, 401, "invalid_api_key");
+      expect((await (await third.api("/pets")).json()) as Pet[]).toHaveLength(3);
+    } finally {
+      await third.close();
+    }
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * The built server as `pnpm start` runs it: a development key on the first start of an empty
+ * development database (and never again), the README's curl flow with it, a bad environment
+ * stopping start-up with the variable named, and SIGTERM finishing in-flight requests, exit 0.
+ */
+import { request } from "node:http";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openSqliteStore } from "../src/store/sqlite.js";
+import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
+import { tempDir } from "./support/test-app.js";
+
+const temp = tempDir();
+const running: ServerProcess[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((server) => kill(server)));
+  temp.remove();
+});
+
+async function start(env: Record<string, string>): Promise<ServerProcess> {
+  const server = await spawnServer(env);
+  running.push(server);
+  return server;
+}
+
+describe("first start", { timeout: 20_000 }, () => {
+  it("prints one development key, which lists, creates and fetches pets", async () => {
+    const env = { DATABASE_URL: `file:${join(temp.dir, "dev.db")}` };
+    const first = await start(env);
+    const key = /\n {2}(ask_\S+)\n/.exec(first.stderr())?.[1];
+    expect(key).toMatch(/^ask_/);
+    expect(first.stderr()).toContain(`curl -H "Authorization: Bearer ${key}" ${first.url}/v1/pets`);
+    // The key is never in the logs.
+    expect(JSON.stringify(first.stdoutLines())).not.toContain(key);
+
+    const auth = { authorization: `Bearer ${key}` };
+    expect(await (await fetch(`${first.url}/v1/pets`, { headers: auth })).json()).toEqual([]);
+    const created = await fetch(`${first.url}/v1/pets`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Rex", categoryId: 1, status: "available" }),
+    });
+    expect(created.status).toBe(201);
+    const pet = (await created.json()) as { id: number };
+    expect(await (await fetch(`${first.url}/v1/pets/${pet.id}`, { headers: auth })).json()).toEqual(
+      pet,
+    );
+    first.child.kill("SIGTERM");
+    expect((await first.exited).code).toBe(0);
+
+    const second = await start(env);
+    expect(second.stderr()).not.toContain("development API key");
+    expect((await fetch(`${second.url}/v1/pets`, { headers: auth })).status).toBe(200);
+    const store = await openSqliteStore(join(temp.dir, "dev.db"));
+    const names = (await store.listApiKeys()).map((record) => record.name);
+    await store.close();
+    expect(names).toEqual(["development"]);
+  });
+
+  it("creates no key outside development", async () => {
+    const server = await start({
+      DATABASE_URL: `file:${join(temp.dir, "prod.db")}`,
+      NODE_ENV: "production",
+    });
+    expect(server.stderr()).toBe("");
+    const store = await openSqliteStore(join(temp.dir, "prod.db"));
+    const count = await store.countApiKeys();
+    await store.close();
+    expect(count).toBe(0);
+  });
+});
+
+describe("bad configuration", { timeout: 20_000 }, () => {
+  it.each([
+    [{ PORT: "eighty" }, "PORT"],
+    [{ REDIS_URL: "http://redis" }, "REDIS_URL"],
+  ])("%j stops start-up naming %s", async (env, variable) => {
+    await expect(
+      start({ DATABASE_URL: `file:${join(temp.dir, "bad.db")}`, ...env }),
+    ).rejects.toThrow(
+      new RegExp(`exited \\(1\\) before listening: animal-store: bad configuration: ${variable}`),
+    );
+  });
+
+  it("a port in use stops start-up with a message", async () => {
+    const taken = await start({ DATABASE_URL: `file:${join(temp.dir, "port.db")}` });
+    const port = new URL(taken.url).port;
+    await expect(
+      start({ DATABASE_URL: `file:${join(temp.dir, "port2.db")}`, PORT: port }),
+    ).rejects.toThrow(/exited \(1\) before listening: animal-store: cannot start: .*EADDRINUSE/);
+  });
+});
+
+describe("SIGTERM", { timeout: 20_000 }, () => {
+  it("stops accepting, finishes the in-flight request, closes the store and exits 0", async () => {
+    const file = join(temp.dir, "term.db");
+    const env = { DATABASE_URL: `file:${file}` };
+    const key = await createKeyIn(file);
+    const server = await start(env);
+    const { hostname, port } = new URL(server.url);
+    const body = JSON.stringify({ name: "Slowpoke", categoryId: 7 });
+    // Headers and half the body now, the rest after SIGTERM: the request is in flight throughout.
+    const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: hostname,
+          port,
+          method: "POST",
+          path: "/v1/pets",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (chunk) => {
+            text += String(chunk);
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        server.child.kill("SIGTERM");
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+    const answered = await response;
+    expect(answered.status).toBe(201);
+    expect(JSON.parse(answered.body)).toMatchObject({ name: "Slowpoke", categoryId: 7 });
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const messages = server.stdoutLines().map((line) => line.msg);
+    expect(messages).toEqual(expect.arrayContaining(["shutting down", "closed"]));
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+
+    const after = await start(env);
+    const list = await fetch(`${after.url}/v1/pets`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(await list.json()).toEqual([JSON.parse(answered.body)]);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Runs the built server (`node dist/main.js`) and keys CLI as child processes, the way
+ * `pnpm start` and `pnpm keys` do, for the crash, shutdown and CLI suites.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { issueApiKey, type NewKeyOptions } from "../../src/api-keys.js";
+import { openSqliteStore } from "../../src/store/sqlite.js";
+
+const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
+
+function builtFile(name: string): string {
+  const file = `${DIST}${name}`;
+  if (!existsSync(file))
+    throw new Error(`${file} is missing: run \`pnpm --filter @animal-store/server build\``);
+  return file;
+}
+
+/** The environment children get: nothing from the developer's shell beyond PATH. */
+function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "", NODE_ENV: "development", LOG_LEVEL: "info", ...env };
+}
+
+/** A server child process. */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  stderr(): string;
+  stdoutLines(): Array<Record<string, unknown>>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `node dist/main.js` with PORT=0 and resolves once it logs "listening". */
+export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [builtFile("main.js")], {
+    env: childEnv({ PORT: "0", ...env }),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  let stdout = "";
+  const lines: Array<Record<string, unknown>> = [];
+  child.stderr?.on("data", (chunk) => {
+    stderr += String(chunk);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    child.stdout?.on("data", (chunk) => {
+      stdout += String(chunk);
+      let newline = stdout.indexOf("\n");
+      while (newline !== -1) {
+        const line = JSON.parse(stdout.slice(0, newline)) as Record<string, unknown>;
+        stdout = stdout.slice(newline + 1);
+        lines.push(line);
+        if (line.msg === "listening") {
+          resolve({
+            child,
+            url: String(line.url),
+            stderr: () => stderr,
+            stdoutLines: () => lines,
+            exited,
+          });
+        }
+        newline = stdout.indexOf("\n");
+      }
+    });
+    exited.then(({ code, signal }) =>
+      reject(new Error(`server exited (${code ?? signal}) before listening: ${stderr}`)),
+    );
+  });
+}
+
+/** Creates a key directly in the SQLite file a child will use; returns the plaintext key. */
+export async function createKeyIn(
+  databaseFile: string,
+  options: NewKeyOptions = {
+    plan: "enterprise",
+    name: "test",
+    perMinute: 100_000,
+    perDay: 1_000_000,
+  },
+): Promise<string> {
+  const store = await openSqliteStore(databaseFile);
+  try {
+    return (await issueApiKey(store, options)).key;
+  } finally {
+    await store.close();
+  }
+}
+
+/** Kills a child if it is still running and waits for it. */
+export async function kill(server: ServerProcess | undefined, signal: NodeJS.Signals = "SIGKILL") {
+  if (!server) return;
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);
+  await server.exited;
+}
+
+/** Runs the keys CLI to completion. */
+export function runKeys(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [builtFile("keys-cli.js"), ...args], {
+    env: childEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdout += String(chunk);
+  });
+  child.stderr.on("data", (chunk) => {
+    stderr += String(chunk);
+  });
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+}
