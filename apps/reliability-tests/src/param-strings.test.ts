@@ -1,14 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { JsonNumberLiteral } from "./json-text.js";
 import { classifyParamText, paramText } from "./param-strings.js";
-import { loadSpec } from "./spec.js";
+import { type JsonSchema, loadSpec } from "./spec.js";
 import { createSpecValidator } from "./spec-validator.js";
 
 const doc = loadSpec();
 const { validate } = createSpecValidator(doc);
 const limit = { $ref: "#/components/parameters/Limit/schema" };
 const status = { $ref: "#/components/schemas/PetStatus" };
-const classify = (schema: object, text: string) => classifyParamText(schema, doc, text, validate);
+const classify = (schema: JsonSchema, text: string) =>
+  classifyParamText(schema, doc, text, validate);
 
 describe("parameter texts", () => {
   it("reads canonical numbers by the schema, and calls lenient spellings ambiguous", () => {
