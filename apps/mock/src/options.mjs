@@ -9,6 +9,7 @@ export const USAGE = `Usage: pnpm mock [--dynamic] [--seed <text>] [--host <addr
   --dynamic          generate data from the schemas instead of serving the named examples
                      (env MOCK_DYNAMIC=1)
   --seed <text>      make generated data repeatable (env MOCK_SEED)
+  --spec <file>      serve another bundled spec (env MOCK_SPEC, default the bundled contract)
   --host <addr>      address to listen on (env MOCK_HOST, default 127.0.0.1)
   --port <n>         port to listen on, 0 for any free port (env MOCK_PORT, default 4010)
   --log-level <lvl>  ${Object.keys(LOG_LEVELS).join(", ")} (env MOCK_LOG_LEVEL, default warn)`;
@@ -24,6 +25,7 @@ const TRUE = new Set(["1", "true", "yes", "on"]);
 const FLAGS = {
   dynamic: { type: "boolean", short: "d" },
   seed: { type: "string" },
+  spec: { type: "string" },
   host: { type: "string" },
   port: { type: "string", short: "p" },
   "log-level": { type: "string" },
@@ -61,6 +63,7 @@ export function parseMockCommand(argv, env) {
     return { kind: "error", message: `Unknown log level "${logLevel}"; use one of ${known}` };
   }
   const seed = String(flags.seed ?? (env.MOCK_SEED || ""));
+  const specPath = String(flags.spec ?? (env.MOCK_SPEC || ""));
   return {
     kind: "run",
     options: {
@@ -69,6 +72,7 @@ export function parseMockCommand(argv, env) {
       dynamic: Boolean(flags.dynamic) || TRUE.has((env.MOCK_DYNAMIC ?? "").toLowerCase()),
       logLevel: /** @type {MockOptions["logLevel"]} */ (logLevel),
       ...(seed ? { seed } : {}),
+      ...(specPath ? { specPath } : {}),
     },
   };
 }

@@ -16,10 +16,18 @@ describe("parseMockCommand", () => {
       MOCK_DYNAMIC: "1",
       MOCK_SEED: "s",
       MOCK_LOG_LEVEL: "info",
+      MOCK_SPEC: "/tmp/spec.json",
     };
     expect(parseMockCommand([], env)).toEqual({
       kind: "run",
-      options: { host: "0.0.0.0", port: 0, dynamic: true, seed: "s", logLevel: "info" },
+      options: {
+        host: "0.0.0.0",
+        port: 0,
+        dynamic: true,
+        seed: "s",
+        logLevel: "info",
+        specPath: "/tmp/spec.json",
+      },
     });
   });
 

@@ -1,0 +1,115 @@
+// @ts-check
+// The edit-regenerate loop: on every save under openapi/, lint → bundle → generate in-process;
+// when the bundle changed, restart the services and rebuild the docs. A spec that fails lint
+// changes nothing: its problems are printed and the last good build keeps running.
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
+import { createDocsBuilder } from "./docs-builder.mjs";
+import { createSpecPipeline } from "./spec-pipeline.mjs";
+import { createService } from "./supervisor.mjs";
+import { watchSpecDir } from "./watch-spec.mjs";
+
+/**
+ * @typedef {object} DevLoopOptions
+ * @property {import("./spec-pipeline.mjs").PipelineLayout & { specDir: string }} spec
+ * @property {import("./supervisor.mjs").ServiceSpec[]} services
+ * @property {{ dir: string, script: string } | null} docs
+ * @property {Record<string, string | undefined>} env
+ * @property {(line: string) => void} [print]
+ */
+
+const ms = (/** @type {number} */ n) =>
+  n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${Math.round(n)} ms`;
+
+/** Starts the loop; resolves once the first build is up. */
+export async function startDevLoop(/** @type {DevLoopOptions} */ options) {
+  const print = options.print ?? ((line) => console.log(line));
+  const pipeline = await createSpecPipeline(options.spec);
+  const services = options.services.map((spec) => createService({ print, ...spec }));
+  const docs = options.docs
+    ? createDocsBuilder({ ...options.docs, env: options.env, print })
+    : null;
+  let cycle = Promise.resolve();
+
+  /** Restarts every service; a service that will not start on the new bundle gets the last good one. */
+  const restartAll = async () => {
+    const results = await Promise.all(
+      services.map(async (service) => {
+        const start = performance.now();
+        try {
+          await service.restart();
+          return `${service.name} answering after ${ms(performance.now() - start)}`;
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          print(`[dev] ${service.name} did not start on the new spec: ${reason}`);
+          if (await pipeline.restoreLastGood()) await service.restart().catch(() => undefined);
+          return `${service.name} FAILED`;
+        }
+      }),
+    );
+    for (const service of services) service.prepare();
+    return results;
+  };
+
+  /** One pass after a save (or at start, with `savedAt` = now). */
+  const rebuild = async (/** @type {string[]} */ files, /** @type {number} */ savedAt) => {
+    if (files.some((file) => basename(file) === basename(options.spec.configPath))) {
+      await pipeline.reloadConfig();
+    }
+    const result = await pipeline.run();
+    const { lint, bundle, generate } = result.timings;
+    if (!result.ok) {
+      print(`[dev] ${result.stage} failed; the last good build keeps running:`);
+      for (const problem of result.problems) print(`  ${problem}`);
+      return;
+    }
+    for (const warning of result.warnings) print(`[dev] warning  ${warning}`);
+    const steps = `lint ${ms(lint)}, bundle ${ms(bundle)}, generate ${ms(generate)}`;
+    const regenerated = result.regenerated.length
+      ? ` (regenerated ${result.regenerated.join(", ")})`
+      : "";
+    const anyStopped = services.some((service) => !service.running);
+    if (!result.bundleChanged && !anyStopped) {
+      print(`[dev] ${steps}${regenerated}; the bundled spec is unchanged, nothing restarted`);
+      return;
+    }
+    const restarted = await restartAll();
+    const total = ms(Date.now() - savedAt);
+    const when = files.length ? `${total} after the save` : `ready ${total} after start`;
+    print(`[dev] ${steps}${regenerated}; ${restarted.join(", ")}; ${when}`);
+    docs?.rebuild();
+  };
+
+  const schedule = (/** @type {string[]} */ files, /** @type {number} */ savedAt) => {
+    cycle = cycle
+      .then(() => rebuild(files, savedAt))
+      .catch((error) => print(`[dev] ${error?.stack ?? error}`));
+    return cycle;
+  };
+
+  // The first build: services start from what is in dist/ even if the spec on disk is broken.
+  const distReady = existsSync(join(options.spec.distDir, "openapi.json"));
+  await schedule([], Date.now());
+  if (distReady && services.some((service) => !service.running)) {
+    await restartAll();
+  }
+  const unwatch = watchSpecDir(options.spec.specDir, (files, savedAt) => {
+    print(`[dev] ${files.map((file) => basename(file)).join(", ")} changed`);
+    schedule(files, savedAt);
+  });
+
+  return {
+    /** Resolves when the work for the saves seen so far is done (docs included). */
+    async settled() {
+      await cycle;
+      await docs?.idle();
+    },
+    /** Stops watching and stops every service. */
+    async stop() {
+      unwatch();
+      await cycle;
+      await Promise.all(services.map((service) => service.stop()));
+      await docs?.idle();
+    },
+  };
+}

@@ -1,0 +1,19 @@
+// @ts-check
+// Loaded with `node --import` ahead of a service's entry point by the dev loop. It imports the
+// service's heavy modules while the previous instance is still serving, then holds the entry
+// point back until the loop says "go": a restart then costs the start-up, not the imports.
+// It also ties the service's life to the loop's: when the loop goes away, so does the service.
+
+if (process.send) {
+  const preload = (process.env.DEV_LOOP_PRELOAD ?? "").split(",").filter(Boolean);
+  /** @type {Promise<"go" | "gone">} */
+  const signal = new Promise((resolve) => {
+    process.on("message", (message) => message === "go" && resolve("go"));
+    process.once("disconnect", () => resolve("gone"));
+  });
+  await Promise.all(preload.map((module) => import(module)));
+  if ((await signal) === "gone") process.exit(0);
+  // Still connected so that a vanished loop stops the service, but not keeping it alive.
+  process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
+  process.channel?.unref();
+}

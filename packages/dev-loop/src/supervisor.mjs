@@ -1,0 +1,148 @@
+// @ts-check
+// Runs one service (the server or the mock) as a child process and restarts it on demand. A
+// standby instance is started ahead of time with its modules already imported (standby.mjs), so
+// a restart is: stop the old one, tell the standby "go", wait until it answers HTTP.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { connect } from "node:net";
+import { pathToFileURL } from "node:url";
+
+const STANDBY = pathToFileURL(new URL("./standby.mjs", import.meta.url).pathname).href;
+
+/**
+ * @typedef {object} ServiceSpec
+ * @property {string} name        shown in front of its output
+ * @property {string} main        the entry point (node script)
+ * @property {string[]} [args]
+ * @property {string} cwd
+ * @property {Record<string, string | undefined>} env
+ * @property {{ host: string, port: number }} address the service is up once it accepts connections here
+ * @property {string[]} [preload] modules the standby imports ahead of "go"
+ * @property {(line: string) => void} [print]
+ */
+
+/** Copies a child's output line by line, each line tagged with the service's name. */
+function relay(
+  /** @type {NodeJS.ReadableStream} */ stream,
+  /** @type {string} */ name,
+  /** @type {(line: string) => void} */ print,
+) {
+  let pending = "";
+  stream.setEncoding("utf8");
+  stream.on("data", (/** @type {string} */ chunk) => {
+    const lines = (pending + chunk).split("\n");
+    pending = lines.pop() ?? "";
+    for (const line of lines) print(line.startsWith(`[${name}]`) ? line : `[${name}] ${line}`);
+  });
+  stream.on("end", () => pending && print(`[${name}] ${pending}`));
+}
+
+/** True when something accepts a TCP connection at `address`. */
+function accepting(/** @type {{ host: string, port: number }} */ address) {
+  return new Promise((resolve) => {
+    const socket = connect(address.port, address.host);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/**
+ * Resolves once the service accepts connections (both services listen only when ready to serve;
+ * probing with TCP keeps their request logs free of probes), or rejects when `child` exits first.
+ */
+async function waitUntilListening(
+  /** @type {{ host: string, port: number }} */ address,
+  /** @type {import("node:child_process").ChildProcess} */ child,
+  timeoutMs = 60_000,
+) {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`exited (${child.exitCode ?? child.signalCode}) before listening`);
+    }
+    if (await accepting(address)) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`did not listen on ${address.host}:${address.port} within ${timeoutMs} ms`);
+}
+
+/** Stops a child: SIGTERM, then SIGKILL if it is still there after `graceMs`. */
+export async function stopChild(
+  /** @type {import("node:child_process").ChildProcess} */ child,
+  graceMs = 5000,
+) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A restartable service with a warm standby. */
+export function createService(/** @type {ServiceSpec} */ spec) {
+  const print = spec.print ?? ((line) => console.log(line));
+  /** @type {import("node:child_process").ChildProcess | null} */
+  let current = null;
+  /** @type {import("node:child_process").ChildProcess | null} */
+  let standby = null;
+  let stopping = false;
+
+  const spawnStandby = () => {
+    const child = spawn(process.execPath, ["--import", STANDBY, spec.main, ...(spec.args ?? [])], {
+      cwd: spec.cwd,
+      env: {
+        ...spec.env,
+        DEV_LOOP_PRELOAD: (spec.preload ?? []).map((m) => pathToFileURL(m).href).join(","),
+      },
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
+    });
+    if (child.stdout) relay(child.stdout, spec.name, print);
+    if (child.stderr) relay(child.stderr, spec.name, print);
+    child.once("exit", (code, signal) => {
+      if (child === current && !stopping) {
+        print(`[dev] ${spec.name} stopped (${code ?? signal}); it restarts on the next good save`);
+        current = null;
+      }
+      if (child === standby) standby = null;
+    });
+    return child;
+  };
+
+  return {
+    name: spec.name,
+    /** True while an instance is serving. */
+    get running() {
+      return current !== null;
+    },
+    /** Replaces the running instance (if any) by a fresh one; resolves when it answers. */
+    async restart() {
+      const next = standby ?? spawnStandby();
+      standby = null;
+      if (current) await stopChild(current);
+      current = next;
+      next.send?.("go");
+      try {
+        await waitUntilListening(spec.address, next);
+      } catch (error) {
+        await stopChild(next);
+        if (current === next) current = null;
+        throw error;
+      }
+    },
+    /** Starts the next standby (after a restart, once the CPU is no longer needed for it). */
+    prepare() {
+      if (!stopping && !standby) standby = spawnStandby();
+    },
+    /** Stops the running instance and the standby. */
+    async stop() {
+      stopping = true;
+      await Promise.all([current, standby].filter((c) => c !== null).map((c) => stopChild(c)));
+      current = null;
+      standby = null;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// A scratch copy of the contract (openapi.yaml + redocly.yaml) that tests may break at will.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse, stringify } from "yaml";
+import { repoLayout } from "../src/layout.mjs";
+
+// biome-ignore lint/suspicious/noExplicitAny: the spec is edited dynamically and every access is asserted.
+export type Json = any;
+
+export const layout = repoLayout();
+
+/** A temporary spec directory with its own dist/ and generated files. */
+export function scratchSpec() {
+  const dir = mkdtempSync(join(tmpdir(), "animal-store-dev-loop-"));
+  const specDir = join(dir, "openapi");
+  mkdirSync(specDir);
+  copyFileSync(layout.specPath, join(specDir, "openapi.yaml"));
+  copyFileSync(layout.configPath, join(specDir, "redocly.yaml"));
+  const specPath = join(specDir, "openapi.yaml");
+  return {
+    dir,
+    specDir,
+    specPath,
+    configPath: join(specDir, "redocly.yaml"),
+    distDir: join(specDir, "dist"),
+    generators: layout.generators.map((g) => ({
+      ...g,
+      target: join(dir, "generated", `${g.name}.ts`),
+    })),
+    /** Rewrites the spec with `change` applied to its parsed form. */
+    edit(change: (spec: Json) => void) {
+      const spec = parse(readFileSync(specPath, "utf8"));
+      change(spec);
+      writeFileSync(specPath, stringify(spec));
+    },
+    /** Puts the real spec back. */
+    reset: () => copyFileSync(layout.specPath, specPath),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A TCP port nobody is listening on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
