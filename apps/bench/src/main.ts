@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   const machine = describeMachine();
   const settings = quick
     ? { rounds: 1, seconds: 2, warmupSeconds: 1, connections: 32, threads: 1 }
-    : { rounds: 3, seconds: 4, warmupSeconds: 1, connections: 32, threads: 1 };
+    : { rounds: 5, seconds: 3, warmupSeconds: 1, connections: 32, threads: 1 };
   const load = {
     connections: settings.connections,
     threads: settings.threads,

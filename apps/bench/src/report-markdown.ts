@@ -29,7 +29,7 @@ export function renderMarkdown(r: BenchResults): string {
     "# Benchmark results (`pnpm bench`)",
     "",
     `Machine: ${machineLine(r)}`,
-    `Run: ${r.durationSeconds.toFixed(0)} s. Server figures: wrk, ${s.threads} thread, ${s.connections} connections, ${s.rounds} interleaved rounds of ${s.seconds} s (after a ${s.warmupSeconds} s warm-up), median of rounds.`,
+    `Run: ${r.durationSeconds.toFixed(0)} s. Server figures: wrk, ${s.threads} thread, ${s.connections} connections, ${s.rounds} interleaved rounds of ${s.seconds} s (after a ${s.warmupSeconds} s warm-up); req/s and latency are medians of rounds, ratios the median of per-round ratios.`,
     ...r.notes.map((note) => `Note: ${note}`),
     "",
     "### Targets",

@@ -162,22 +162,29 @@ export async function runServerBench(
   }
 }
 
-/** Medians of the rounds and each variant's ratios to bare Express and to raw node:http. */
-function summarise(figures: VariantFigures[], results: Map<string, WrkResult[]>) {
-  const rps = (id: VariantId, scenario: Scenario["id"]) =>
-    median((results.get(`${id}/${scenario}`) ?? []).map((r) => r.reqPerSec));
+/**
+ * Medians of the rounds, and each variant's ratios to bare Express and raw node:http as the median
+ * of per-round ratios: each round's pair ran seconds apart, so a load spike on a shared machine
+ * moves both sides of a ratio instead of one.
+ */
+export function summarise(figures: VariantFigures[], results: Map<string, WrkResult[]>) {
+  const roundsOf = (id: VariantId, scenario: Scenario["id"]) =>
+    results.get(`${id}/${scenario}`) ?? [];
+  const pairedRatio = (rounds: WrkResult[], baseline: WrkResult[]) =>
+    median(
+      rounds.flatMap((r, i) => (baseline[i] ? [ratio(r.reqPerSec, baseline[i].reqPerSec)] : [])),
+    );
   for (const variant of figures) {
     for (const scenario of SCENARIOS) {
-      const rounds = results.get(`${variant.id}/${scenario.id}`) ?? [];
-      const reqPerSec = median(rounds.map((r) => r.reqPerSec));
+      const rounds = roundsOf(variant.id, scenario.id);
       variant.scenarios[scenario.id] = {
         rounds,
-        reqPerSec,
+        reqPerSec: median(rounds.map((r) => r.reqPerSec)),
         p50Ms: median(rounds.map((r) => r.p50Ms)),
         p99Ms: median(rounds.map((r) => r.p99Ms)),
         errors: rounds.reduce((sum, r) => sum + r.errors, 0),
-        vsExpress: ratio(reqPerSec, rps("bare-express", scenario.id)),
-        vsRaw: ratio(reqPerSec, rps("raw-http", scenario.id)),
+        vsExpress: pairedRatio(rounds, roundsOf("bare-express", scenario.id)),
+        vsRaw: pairedRatio(rounds, roundsOf("raw-http", scenario.id)),
       };
     }
   }

@@ -56,6 +56,9 @@ const BASELINE_KEY = {
   revokedAt: null,
 };
 
+// What the server's runHandlers passes as `reply`: handlers answer through it.
+const reply = (status: number, body: unknown): HandlerResult => ({ status, body });
+
 /** Opens the store `env` configures (DATABASE_URL, as the server reads it) with the server's handlers. */
 export async function openBaselineHandlers(
   env: Record<string, string | undefined>,
@@ -73,7 +76,7 @@ export async function openBaselineHandlers(
   const call = async (id: string, request: Record<string, unknown>) => {
     const handler = handlers[id];
     if (handler === undefined) throw new Error(`the server has no ${id} handler`);
-    return handler({ params: {}, apiKey: BASELINE_KEY, requestId: "baseline", ...request });
+    return handler({ params: {}, apiKey: BASELINE_KEY, requestId: "baseline", reply, ...request });
   };
   return {
     listPets: (limit, status) => call("listPets", { query: { limit, status } }),

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { summarise, type VariantFigures } from "./server-bench.js";
+import type { WrkResult } from "./wrk.js";
+
+const run = (reqPerSec: number, p99Ms = 5): WrkResult => ({
+  requests: reqPerSec,
+  durationMs: 1000,
+  reqPerSec,
+  p50Ms: 1,
+  p99Ms,
+  maxMs: 10,
+  errors: 0,
+});
+
+const variant = (id: VariantFigures["id"]): VariantFigures => ({
+  id,
+  label: id,
+  startMs: 1,
+  firstRequestMs: 1,
+  rssAfterMb: 1,
+  scenarios: {},
+});
+
+describe("summarise", () => {
+  // Round 2 ran during a load spike that halved everything: paired ratios ignore it.
+  const results = new Map<string, WrkResult[]>([
+    ["ours-sqlite/list20", [run(1000), run(500), run(1100)]],
+    ["bare-express/list20", [run(1000), run(500), run(1000)]],
+    ["raw-http/list20", [run(4000), run(2000), run(4000)]],
+  ]);
+  const [ours] = summarise(
+    [variant("ours-sqlite"), variant("bare-express"), variant("raw-http")],
+    results,
+  );
+  const list20 = ours?.scenarios.list20;
+
+  it("takes medians of the rounds", () => {
+    expect(list20?.reqPerSec).toBe(1000);
+    expect(list20?.p99Ms).toBe(5);
+  });
+
+  it("gives ratios as the median of per-round ratios", () => {
+    expect(list20?.vsExpress).toBe(1);
+    expect(list20?.vsRaw).toBe(0.25);
+  });
+
+  it("leaves a scenario without rounds visibly missing", () => {
+    expect(ours?.scenarios.create?.reqPerSec).toBeNaN();
+    expect(ours?.scenarios.create?.vsExpress).toBeNaN();
+  });
+});
