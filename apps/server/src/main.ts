@@ -3,12 +3,23 @@
  * start of an empty development database, and shuts down gracefully on SIGTERM/SIGINT.
  */
 import { issueApiKey } from "./api-keys.js";
-import { ConfigError } from "./config.js";
+import { type AppConfig, ConfigError, loadConfig } from "./config.js";
 import { type RunningServer, startServer } from "./server.js";
+import { openStore } from "./store/index.js";
 
-async function createDevelopmentKey(server: RunningServer): Promise<void> {
-  if (server.config.nodeEnv !== "development" || (await server.store.countApiKeys()) > 0) return;
-  const { key } = await issueApiKey(server.store, { plan: "free", name: "development" });
+/** Creates the development key before the server listens, so the database is final by then. */
+async function createDevelopmentKey(config: AppConfig): Promise<string | null> {
+  if (config.nodeEnv !== "development") return null;
+  const store = await openStore(config.database);
+  try {
+    if ((await store.countApiKeys()) > 0) return null;
+    return (await issueApiKey(store, { plan: "free", name: "development" })).key;
+  } finally {
+    await store.close();
+  }
+}
+
+function printDevelopmentKey(key: string, url: string): void {
   // Shown once, on stderr so stdout stays pure JSON logs; only the hash is stored.
   process.stderr.write(
     [
@@ -18,7 +29,7 @@ async function createDevelopmentKey(server: RunningServer): Promise<void> {
       `  ${key}`,
       "",
       "Try it:",
-      `  curl -H "Authorization: Bearer ${key}" ${server.url}/v1/pets`,
+      `  curl -H "Authorization: Bearer ${key}" ${url}/v1/pets`,
       "",
       "",
     ].join("\n"),
@@ -27,16 +38,16 @@ async function createDevelopmentKey(server: RunningServer): Promise<void> {
 
 async function main(): Promise<void> {
   let server: RunningServer;
+  let developmentKey: string | null;
   try {
+    developmentKey = await createDevelopmentKey(loadConfig(process.env));
     server = await startServer(process.env);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    process.stderr.write(
-      `animal-store: ${err instanceof ConfigError ? "bad configuration" : "cannot start"}: ${message}\n`,
-    );
+    const what = err instanceof ConfigError ? "bad configuration" : "cannot start";
+    process.stderr.write(`animal-store: ${what}: ${message}\n`);
     process.exit(1);
   }
-  await createDevelopmentKey(server);
   const shutdown = (signal: string) => {
     server.logger.info({ signal }, "shutting down");
     server.close().then(
@@ -46,6 +57,7 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
+  if (developmentKey) printDevelopmentKey(developmentKey, server.url);
 }
 
 await main();

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 import type { Caller } from "./auth.js";
+import { WARM_UP_KEY_ID } from "./warm-up.js";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -29,6 +30,7 @@ export function requestContext(logger: Logger) {
       const started = performance.now();
       res.once("finish", () => {
         const caller = res.locals.caller as Caller | undefined;
+        if (caller?.kind === "key" && caller.key.id === WARM_UP_KEY_ID) return;
         logger.info(
           {
             reqId: requestId,

@@ -12,7 +12,7 @@ import { type AppConfig, loadConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createRateLimiter } from "./rate-limit/index.js";
 import { openStore, type Store } from "./store/index.js";
-import { warmUp } from "./warm-up.js";
+import { WARM_UP_KEY_ID, warmUp, withDryRunWrites } from "./warm-up.js";
 
 /** A listening server. */
 export interface RunningServer {
@@ -73,7 +73,7 @@ export async function startServer(
   // schemas before the first real request; no key is written to the store for it.
   const warmUpKey = `warmup_${randomBytes(24).toString("base64url")}`;
   const warmUpRecord: ApiKeyRecord = {
-    id: "warm-up",
+    id: WARM_UP_KEY_ID,
     name: "warm-up",
     plan: "business",
     perMinute: null,
@@ -85,7 +85,14 @@ export async function startServer(
   const storeLookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
   const keyLookup: KeyLookup = (key) =>
     warming && key === warmUpKey ? Promise.resolve(warmUpRecord) : storeLookup(key);
-  const app = createApp({ store, limiter, clock: Date.now, config, logger, keyLookup });
+  const app = createApp({
+    store: withDryRunWrites(store, () => warming),
+    limiter,
+    clock: Date.now,
+    config,
+    logger,
+    keyLookup,
+  });
   const server = createServer(app);
   try {
     await warmUp(app, warmUpKey);

@@ -1,18 +1,30 @@
 /**
- * express-openapi-validator compiles each operation's schemas on its first request. Warm-up sends
- * one request per operation through the app on a private loopback port before the real port
- * opens, so no client pays for compilation. The requests are chosen to write nothing: the
- * createPet body is invalid on purpose.
+ * express-openapi-validator compiles an operation's request and response schemas on its first
+ * request. Warm-up sends one request per operation through the app on a private loopback port
+ * before the real port opens, so no client pays for compilation. It writes nothing: while it
+ * runs, createPet goes to a dry-run store that answers without storing.
  */
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Store } from "./store/index.js";
 
-/** The warm-up requests: listing, a lookup by id, and an (invalid) create. */
+/** Id of the in-memory key warm-up requests use; their access logs are not written. */
+export const WARM_UP_KEY_ID = "warm-up";
+
+/** The warm-up requests: listing, a lookup by id, and a create. */
 const WARM_UP_REQUESTS: Array<{ method: string; path: string; body?: string }> = [
   { method: "GET", path: "/v1/pets?limit=1&status=available" },
   { method: "GET", path: "/v1/pets/1" },
-  { method: "POST", path: "/v1/pets", body: "{}" },
+  { method: "POST", path: "/v1/pets", body: JSON.stringify({ name: "warm-up", categoryId: 1 }) },
 ];
+
+/** `store`, except that createPet stores nothing while `dryRun()` is true. */
+export function withDryRunWrites(store: Store, dryRun: () => boolean): Store {
+  return Object.assign(Object.create(store) as Store, {
+    createPet: (pet: Parameters<Store["createPet"]>[0]) =>
+      dryRun() ? Promise.resolve({ id: 1, ...pet }) : store.createPet(pet),
+  });
+}
 
 /** Runs the warm-up requests against `app` with the given bearer key. */
 export async function warmUp(app: RequestListener, bearerKey: string): Promise<void> {

@@ -27,6 +27,8 @@ export interface ServerProcess {
   child: ChildProcess;
   url: string;
   stderr(): string;
+  /** Resolves with the first match of `pattern` in stderr, waiting for it up to `timeoutMs`. */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   stdoutLines(): Array<Record<string, unknown>>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -59,6 +61,15 @@ export function spawnServer(env: Record<string, string>): Promise<ServerProcess>
             child,
             url: String(line.url),
             stderr: () => stderr,
+            async waitForStderr(pattern, timeoutMs = 5000) {
+              const deadline = Date.now() + timeoutMs;
+              for (;;) {
+                const match = pattern.exec(stderr);
+                if (match) return match;
+                if (Date.now() > deadline) throw new Error(`no ${pattern} in stderr: ${stderr}`);
+                await new Promise((resolve) => setTimeout(resolve, 20));
+              }
+            },
             stdoutLines: () => lines,
             exited,
           });
