@@ -88,7 +88,9 @@ async function main(): Promise<void> {
           runMockBench(root, { rounds: settings.rounds, load, scratchDir }),
         )
       : skipped;
-    const dev = wanted("dev") ? await measure("pnpm dev", () => runDevBench(root)) : skipped;
+    const dev = wanted("dev")
+      ? await measure("pnpm dev", () => runDevBench(root, quick ? 1 : 3))
+      : skipped;
     const toolchain = wanted("toolchain")
       ? await measure("toolchain", () =>
           runToolchainBench({ root, scratchDir, repeats: quick ? 1 : 3, log }),
