@@ -38,6 +38,8 @@ const reachable = (/** @type {string} */ host) =>
   host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
 
 const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || "development" };
+// DEV_LOOP_STANDBY=0 restarts services cold (to measure what the warm standbys save).
+const standby = process.env.DEV_LOOP_STANDBY !== "0";
 const layout = repoLayout();
 /** @type {import("./supervisor.mjs").ServiceSpec[]} */
 const services = [];
@@ -51,6 +53,7 @@ if (!flags["no-server"]) {
     env,
     address: { host: reachable(config.host), port: config.port },
     preload: [layout.serverPreload],
+    standby,
   });
 }
 if (!flags["no-mock"]) {
@@ -64,6 +67,7 @@ if (!flags["no-mock"]) {
     env,
     address: { host: reachable(mock.options.host), port: mock.options.port },
     preload: [layout.mockPreload],
+    standby,
   });
 }
 

@@ -13,7 +13,10 @@ if (process.send) {
   });
   await Promise.all(preload.map((module) => import(module)));
   if ((await signal) === "gone") process.exit(0);
-  // Still connected so that a vanished loop stops the service, but not keeping it alive.
-  process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
+  // Still connected so that a vanished loop stops the service, but not keeping it alive. The
+  // output pipes died with the loop and the server's graceful stop was seen to hang on them
+  // (its log writes), so the service is killed outright: a dev database survives that (SQLite's
+  // journal), and nobody is left to talk to it anyway.
+  process.once("disconnect", () => process.kill(process.pid, "SIGKILL"));
   process.channel?.unref();
 }

@@ -18,6 +18,7 @@ const STANDBY = pathToFileURL(new URL("./standby.mjs", import.meta.url).pathname
  * @property {Record<string, string | undefined>} env
  * @property {{ host: string, port: number }} address the service is up once it accepts connections here
  * @property {string[]} [preload] modules the standby imports ahead of "go"
+ * @property {boolean} [standby] keep a warm standby (default true; false measures without one)
  * @property {(line: string) => void} [print]
  */
 
@@ -135,7 +136,7 @@ export function createService(/** @type {ServiceSpec} */ spec) {
     },
     /** Starts the next standby (after a restart, once the CPU is no longer needed for it). */
     prepare() {
-      if (!stopping && !standby) standby = spawnStandby();
+      if (!stopping && !standby && spec.standby !== false) standby = spawnStandby();
     },
     /** Stops the running instance and the standby. */
     async stop() {

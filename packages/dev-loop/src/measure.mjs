@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// @ts-check
+// Measures the edit loop: how long from saving openapi.yaml until the restarted server answers
+// with the new spec. It starts `pnpm dev`'s loop on free ports and a scratch database, then, per
+// run, writes a top-level `x-dev-loop-measure` marker into openapi.yaml and polls the server's
+// GET /openapi.json until the marker is there. The marker is removed again at the end (also on
+// Ctrl-C or failure); it changes neither the generated types nor any lint verdict.
+//
+//   node packages/dev-loop/src/measure.mjs [--runs 5] [--json]
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { repoLayout } from "./layout.mjs";
+import { stopChild } from "./supervisor.mjs";
+
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "5" }, json: { type: "boolean" } },
+});
+const runs = Number(values.runs);
+const MARKER = /^x-dev-loop-measure: .*\n/m;
+const layout = repoLayout();
+
+/** A TCP port nobody listens on right now. */
+async function freePort() {
+  const server = createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** openapi.yaml with the marker set to `value` (or removed for null); never touches the rest. */
+function setMarker(/** @type {string | null} */ value) {
+  const text = readFileSync(layout.specPath, "utf8").replace(MARKER, "");
+  const next =
+    value === null ? text : `${text.replace(/\n*$/, "\n")}x-dev-loop-measure: '${value}'\n`;
+  writeFileSync(layout.specPath, next);
+}
+
+const [port, mockPort] = [await freePort(), await freePort()];
+const dataDir = mkdtempSync(join(tmpdir(), "animal-store-measure-"));
+const output = /** @type {string[]} */ ([]);
+const loop = spawn(process.execPath, [new URL("./main.mjs", import.meta.url).pathname], {
+  env: {
+    ...process.env,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    MOCK_PORT: String(mockPort),
+    DATABASE_URL: `file:${join(dataDir, "dev.db")}`,
+    LOG_LEVEL: "warn",
+  },
+  stdio: ["ignore", "pipe", "pipe"],
+});
+for (const stream of [loop.stdout, loop.stderr]) {
+  stream.setEncoding("utf8");
+  stream.on("data", (/** @type {string} */ chunk) => output.push(...chunk.split("\n")));
+}
+
+/** Waits until the loop has printed a line matching `pattern` after line `from`. */
+async function printed(
+  /** @type {RegExp} */ pattern,
+  /** @type {number} */ from,
+  timeoutMs = 120_000,
+) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
+    const line = output.slice(from).find((l) => pattern.test(l));
+    if (line) return line;
+    if (loop.exitCode !== null) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the loop did not print ${pattern}:\n${output.join("\n")}`);
+}
+
+/** Polls GET /openapi.json until it carries `value`; the time it first does. */
+async function serverServes(/** @type {string} */ value) {
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline; ) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      if ((await res.text()).includes(value)) return Date.now();
+    } catch {
+      // restarting
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`the server never served ${value}`);
+}
+
+const cleanUp = async () => {
+  setMarker(null);
+  await stopChild(loop);
+  rmSync(dataDir, { recursive: true, force: true });
+};
+process.once("SIGINT", () => cleanUp().finally(() => process.exit(130)));
+
+const results = /** @type {{ run: number, serverMs: number, loopReport: string }[]} */ ([]);
+try {
+  await printed(/\[dev\] watching/, 0);
+  await printed(/docs rebuilt|docs build failed/, 0);
+  const id = Date.now().toString(36);
+  for (let run = 1; run <= runs; run++) {
+    const from = output.length;
+    const value = `${id}-${run}`;
+    const savedAt = Date.now();
+    setMarker(value);
+    const servedAt = await serverServes(value);
+    const loopReport = (await printed(/after the save/, from)).replace(/^\[dev\] /, "");
+    results.push({ run, serverMs: servedAt - savedAt, loopReport });
+    // Let the background docs build finish so runs do not overlap.
+    await printed(/docs rebuilt|docs build failed/, from);
+  }
+} finally {
+  await cleanUp();
+}
+
+const sorted = results.map((r) => r.serverMs).sort((a, b) => a - b);
+const summary = {
+  runs: results.length,
+  medianMs: sorted[Math.floor(sorted.length / 2)],
+  minMs: sorted[0],
+  maxMs: sorted[sorted.length - 1],
+  results,
+};
+if (values.json) {
+  console.log(JSON.stringify(summary, null, 2));
+} else {
+  for (const r of results)
+    console.log(`run ${r.run}: ${r.serverMs} ms to a restarted server (${r.loopReport})`);
+  console.log(
+    `save → restarted server answering with the new spec: median ${summary.medianMs} ms (min ${summary.minMs}, max ${summary.maxMs}, ${summary.runs} runs)`,
+  );
+}
