@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import { createKeyLookup, issueApiKey, type NewKeyOptions } from "./api-keys.js";
 import { createApp } from "./app.js";
 import type { ApiKeyRecord, KeyLookup } from "./auth.js";
+import { answerClientError } from "./client-errors.js";
 import { type AppConfig, loadConfig } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createRateLimiter } from "./rate-limit/index.js";
@@ -93,7 +94,12 @@ export async function startServer(
     logger,
     keyLookup,
   });
-  const server = createServer(app);
+  const server = createServer(
+    // Bounded so a slow client cannot hold a connection open for minutes (Node's defaults).
+    { headersTimeout: 20_000, requestTimeout: 30_000 },
+    app,
+  );
+  server.on("clientError", answerClientError);
   try {
     await warmUp(app, warmUpKey);
     warming = false;
