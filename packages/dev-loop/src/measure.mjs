@@ -4,7 +4,8 @@
 // with the new spec. It starts `pnpm dev`'s loop on free ports and a scratch database, then, per
 // run, writes a top-level `x-dev-loop-measure` marker into openapi.yaml and polls the server's
 // GET /openapi.json until the marker is there. The marker is removed again at the end (also on
-// Ctrl-C or failure); it changes neither the generated types nor any lint verdict.
+// Ctrl-C or failure) and the bundle rebuilt without it; it changes neither the generated types
+// nor any lint verdict.
 //
 //   node packages/dev-loop/src/measure.mjs [--runs 5] [--json]
 import { spawn } from "node:child_process";
@@ -14,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { repoLayout } from "./layout.mjs";
+import { createSpecPipeline } from "./spec-pipeline.mjs";
 import { stopChild } from "./supervisor.mjs";
 
 const { values } = parseArgs({
@@ -88,9 +90,25 @@ async function serverServes(/** @type {string} */ value) {
   throw new Error(`the server never served ${value}`);
 }
 
+/** Polls GET /openapi.json until it no longer carries the marker (the loop took the removal). */
+async function serverDropsMarker() {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    const text = await fetch(`http://127.0.0.1:${port}/openapi.json`)
+      .then((res) => res.text())
+      .catch(() => "x-dev-loop-measure");
+    if (!text.includes("x-dev-loop-measure")) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 const cleanUp = async () => {
   setMarker(null);
+  if (loop.exitCode === null) await serverDropsMarker();
   await stopChild(loop);
+  // Whatever happened above, dist/ and the generated files end up matching the spec on disk.
+  const pipeline = await createSpecPipeline(layout);
+  const result = await pipeline.run();
+  if (!result.ok) console.error(`openapi/dist may be stale: ${result.problems.join("; ")}`);
   rmSync(dataDir, { recursive: true, force: true });
 };
 process.once("SIGINT", () => cleanUp().finally(() => process.exit(130)));
