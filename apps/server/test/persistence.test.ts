@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Pet } from "@animal-store/api-types";
+import Database from "libsql";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite.js";
 import { expectError, postJson, startTestApp, tempDir } from "./support/test-app.js";
@@ -20,6 +21,25 @@ describe("SQLite persistence", () => {
       expect(store.durability()).toEqual({ journalMode: "wal", synchronous: 2 });
     } finally {
       await store.close();
+    }
+  });
+
+  it("filters by status and pages by id through the index, without sorting", async () => {
+    const file = join(temp.dir, "plan.db");
+    await (await openSqliteStore(file)).close();
+    const db = new Database(file);
+    try {
+      const plan = (query: string) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${query}`).all() as Array<{ detail: string }>)
+          .map((row) => row.detail)
+          .join("; ");
+      const filtered = plan('select * from "pets" where "status" = ? order by "id" limit ?');
+      expect(filtered).toMatch(/USING (COVERING )?INDEX pets_status_id \(status=\?\)/);
+      expect(filtered).not.toContain("TEMP B-TREE");
+      const all = plan('select * from "pets" order by "id" limit ?');
+      expect(all).toMatch(/^SCAN pets$/);
+    } finally {
+      db.close();
     }
   });
 
