@@ -19,6 +19,7 @@ import { createSpecPipeline } from "./spec-pipeline.mjs";
 import { stopChild } from "./supervisor.mjs";
 
 const { values } = parseArgs({
+  args: process.argv.slice(2).filter((arg) => arg !== "--"),
   options: { runs: { type: "string", default: "5" }, json: { type: "boolean" } },
 });
 const runs = Number(values.runs);
