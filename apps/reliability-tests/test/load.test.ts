@@ -14,7 +14,7 @@ import { createKeyWithCli, type ServerProcess, spawnServer } from "../src/server
 const pg = await useService("postgres", "reliability: load on PostgreSQL + Redis");
 const redis = await useService("redis", "reliability: load on PostgreSQL + Redis");
 /** The load: this many requests, this many in flight, and no new request after the deadline. */
-const LOAD = { total: 3000, concurrency: 32, deadlineMs: 45_000 };
+const LOAD = { total: 5000, concurrency: 32, deadlineMs: 45_000 };
 /** The quota test: a key allowing QUOTA requests a minute receives BURST concurrent requests. */
 const QUOTA = 50;
 const BURST = 200;

@@ -10,6 +10,7 @@ import { identifyCaller, type KeyLookup, requireApiKey } from "./auth.js";
 import type { AppConfig } from "./config.js";
 import { getPetDeprecation, getPetDeprecationHeaders } from "./deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
+import { rejectNonFiniteParameters } from "./finite-parameters.js";
 import { createHandlers, runHandlers } from "./handlers/index.js";
 import { corsFor, noStore, securityHeaders } from "./http-headers.js";
 import { buildOperationTable, resolveOperation } from "./operation-router.js";
@@ -43,6 +44,9 @@ export interface AppDeps {
   keyLookup?: KeyLookup;
 }
 
+/** GET /pets/{petId} under /v1, matched like the operation router (case-sensitive). */
+const GET_PET_ROUTE = /^\/pets\/[^/]+\/?$/;
+
 /** Builds the Animal Store API app (routes under /v1, ops routes at the root). */
 export function createApp(deps: AppDeps): Express {
   const { store, config, logger } = deps;
@@ -63,12 +67,14 @@ export function createApp(deps: AppDeps): Express {
 
   const v1 = express.Router();
   // First, so every getPet response (401 and 429 included) carries Deprecation, Sunset, Link.
-  v1.get("/pets/:petId", getPetDeprecationHeaders);
+  // A pattern without named parameters: a bad percent-escape in the id must not fail here,
+  // before rate limiting (the validator answers it with 400 and every header).
+  v1.get(GET_PET_ROUTE, getPetDeprecationHeaders);
   v1.use(identifyCaller(deps.keyLookup ?? createKeyLookup(store, config.apiKeyCacheTtlMs)));
   // After identifyCaller, before requireApiKey: 401s are counted and carry the headers too.
   v1.use(rateLimitMiddleware({ limiter: deps.limiter, clock: deps.clock }));
   v1.use(requireApiKey);
-  v1.get("/pets/:petId", getPetDeprecation({ clock: deps.clock }));
+  v1.get(GET_PET_ROUTE, getPetDeprecation({ clock: deps.clock }));
   v1.use(resolveOperation(buildOperationTable(specOperations(spec))));
   v1.use(jsonRequestBody(requestBodyLimitBytes(spec)));
   v1.use(
@@ -81,6 +87,7 @@ export function createApp(deps: AppDeps): Express {
       validateSecurity: false,
     }),
   );
+  v1.use(rejectNonFiniteParameters);
   v1.use(runHandlers(createHandlers(store, { defaultListLimit: defaultListLimit(spec) })));
   app.use("/v1", v1);
 

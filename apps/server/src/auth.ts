@@ -51,7 +51,14 @@ export function identifyCaller(keyLookup: KeyLookup) {
       res.locals.caller = { kind: "anonymous", address: callerAddress(req), failure: "missing" };
     } else {
       const token = BEARER_TOKEN.exec(header)?.[1];
-      const record = token ? await keyLookup(token) : null;
+      let record: ApiKeyRecord | null = null;
+      try {
+        record = token ? await keyLookup(token) : null;
+      } catch (err) {
+        // The key store is unreachable: limit by address meanwhile; requireApiKey answers the error
+        // (503), so that response still carries X-RateLimit-* like every other.
+        res.locals.keyLookupError = err;
+      }
       res.locals.caller = record
         ? ({ kind: "key", key: record } satisfies Caller)
         : ({ kind: "anonymous", address: callerAddress(req), failure: "invalid" } satisfies Caller);
@@ -65,7 +72,9 @@ const MISSING_KEY_MESSAGE = "Missing credentials: send Authorization: Bearer <AP
 /** Middleware: 401 with the bearer challenge unless `identifyCaller` found a valid key. */
 export function requireApiKey(_req: Request, res: Response, next: NextFunction): void {
   const caller = res.locals.caller as Caller | undefined;
-  if (caller?.kind === "key") {
+  if (res.locals.keyLookupError !== undefined) {
+    next(res.locals.keyLookupError);
+  } else if (caller?.kind === "key") {
     next();
   } else if (caller?.failure === "invalid") {
     next(

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { StoreUnavailableError } from "../errors.js";
+import { preparedLater } from "./prepared-later.js";
+import type { Store } from "./types.js";
+
+function fakeStore(calls: string[]): Store {
+  const record = async (name: string) => {
+    calls.push(name);
+  };
+  return {
+    engine: "postgres",
+    listPets: async () => {
+      await record("listPets");
+      return [];
+    },
+    createPet: async (pet) => {
+      await record("createPet");
+      return { id: 1, ...pet };
+    },
+    getPet: async () => null,
+    insertApiKey: async () => {
+      throw new Error("unused");
+    },
+    findApiKeyByHash: async () => null,
+    listApiKeys: async () => [],
+    revokeApiKey: async () => null,
+    countApiKeys: async () => 0,
+    check: () => record("check"),
+    close: () => record("close"),
+  };
+}
+
+describe("preparedLater", () => {
+  it("answers StoreUnavailableError until preparation succeeds, then passes calls through", async () => {
+    const calls: string[] = [];
+    let databaseUp = false;
+    let attempts = 0;
+    const store = preparedLater(fakeStore(calls), async () => {
+      attempts++;
+      if (!databaseUp)
+        throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    });
+    await expect(store.listPets({ limit: 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.check()).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(calls).toEqual([]);
+    databaseUp = true;
+    await expect(store.listPets({ limit: 1 })).resolves.toEqual([]);
+    await store.check();
+    const attemptsWhenReady = attempts;
+    await store.createPet({ name: "Rex", categoryId: 1 });
+    expect(attempts).toBe(attemptsWhenReady);
+    expect(calls).toEqual(["listPets", "check", "createPet"]);
+    await store.close();
+    expect(calls.at(-1)).toBe("close");
+  });
+
+  it("retries in the background without any request", async () => {
+    let attempts = 0;
+    const store = preparedLater(
+      fakeStore([]),
+      async () => {
+        attempts++;
+        if (attempts < 3) throw new Error("down");
+      },
+      20,
+    );
+    await new Promise((r) => setTimeout(r, 150));
+    expect(attempts).toBe(3);
+    await expect(store.check()).resolves.toBeUndefined();
+    await store.close();
+  });
+});
