@@ -79,6 +79,11 @@ describe.skipIf(!pg.available)("PostgreSQL faults", () => {
     if (opId) expect(checkResponse(op(opId), res), what).toEqual([]);
   }
 
+  function expectReadyzNamesDatabase(res: RawResponse) {
+    expectUnavailable(res, null, "readyz");
+    expect(jsonBody<{ message: string }>(res).message).toMatch(/database/i);
+  }
+
   async function expectRecovery(server: ServerProcess) {
     const took = await waitUntil(
       server.url,
@@ -90,15 +95,27 @@ describe.skipIf(!pg.available)("PostgreSQL faults", () => {
     return took;
   }
 
+  function report(fault: string, during: RawResponse[], recoveredMs: number) {
+    const times = during.map((r) => `${r.status} in ${Math.round(r.elapsedMs)} ms`).join(", ");
+    console.info(
+      `[fault] PostgreSQL ${fault}: createPet/listPets/readyz → ${times}; ` +
+        `ready again ${Math.round(recoveredMs)} ms after restore`,
+    );
+  }
+
   it("down at start: the server starts, answers 503, and recovers when PostgreSQL is back", async () => {
     proxy.cut("reset");
     const server = await spawnServer(env);
     servers.push(server);
-    expectUnavailable(await readyz(server), null, "readyz");
-    expectUnavailable(await createPet(server), "createPet", "createPet");
-    expectUnavailable(await listPets(server), "listPets", "listPets");
+    const ready = await readyz(server);
+    expectReadyzNamesDatabase(ready);
+    const created = await createPet(server);
+    expectUnavailable(created, "createPet", "createPet");
+    const listed = await listPets(server);
+    expectUnavailable(listed, "listPets", "listPets");
     proxy.restore();
-    await expectRecovery(server);
+    const recovered = await expectRecovery(server);
+    report("down at start", [created, listed, ready], recovered);
   }, 60_000);
 
   for (const mode of ["reset", "blackhole", "freeze"] as FaultMode[]) {
@@ -108,11 +125,15 @@ describe.skipIf(!pg.available)("PostgreSQL faults", () => {
       expect((await createPet(server)).status).toBe(201);
       expect((await listPets(server)).status).toBe(200);
       proxy.cut(mode);
-      expectUnavailable(await createPet(server), "createPet", "createPet");
-      expectUnavailable(await listPets(server), "listPets", "listPets");
-      expectUnavailable(await readyz(server), null, "readyz");
+      const created = await createPet(server);
+      expectUnavailable(created, "createPet", "createPet");
+      const listed = await listPets(server);
+      expectUnavailable(listed, "listPets", "listPets");
+      const ready = await readyz(server);
+      expectReadyzNamesDatabase(ready);
       proxy.restore();
-      await expectRecovery(server);
+      const recovered = await expectRecovery(server);
+      report(mode, [created, listed, ready], recovered);
       await server.kill();
     }, 60_000);
   }

@@ -62,7 +62,11 @@ export function createApp(deps: AppDeps): Express {
   const cors = corsFor(config.corsOrigins);
   if (cors) app.use(cors);
   app.use(
-    opsRoutes({ specText, probes: [store, deps.limiter], docsHtmlPath: config.docsHtmlPath }),
+    opsRoutes({
+      specText,
+      probes: { database: store, "rate-limit store": deps.limiter },
+      docsHtmlPath: config.docsHtmlPath,
+    }),
   );
 
   const v1 = express.Router();

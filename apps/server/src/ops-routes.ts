@@ -40,7 +40,8 @@ function only(allow: string) {
 /** The router for /healthz, /readyz, /openapi.json and /docs. */
 export function opsRoutes(deps: {
   specText: string;
-  probes: Probe[];
+  /** Backing services by the name /readyz reports when one does not answer. */
+  probes: Record<string, Probe>;
   docsHtmlPath: string;
 }): Router {
   const router = Router();
@@ -53,11 +54,13 @@ export function opsRoutes(deps: {
   router
     .route("/readyz")
     .get(async (_req, res, next) => {
-      const results = await Promise.allSettled(deps.probes.map((probe) => probe.check()));
-      if (results.every((result) => result.status === "fulfilled")) {
+      const names = Object.keys(deps.probes);
+      const results = await Promise.allSettled(names.map((name) => deps.probes[name]?.check()));
+      const failed = names.filter((_, i) => results[i]?.status === "rejected");
+      if (failed.length === 0) {
         res.json({ status: "ready" });
       } else {
-        next(new ApiHttpError(503, "service_unavailable", "A backing store is not reachable."));
+        next(new ApiHttpError(503, "service_unavailable", `Not reachable: ${failed.join(", ")}.`));
       }
     })
     .all(only("GET, HEAD"));
