@@ -27,8 +27,11 @@ const op = (id: string) => {
   if (!found) throw new Error(id);
   return found;
 };
-/** How long a request may take while PostgreSQL is unreachable, and how long recovery may take. */
-const FAULT_BOUND_MS = 6000;
+/**
+ * How long a request may take while PostgreSQL is unreachable (the server's pool gives up after
+ * 5 s; the rest is slack for a loaded CI machine), and how long recovery may take.
+ */
+const FAULT_BOUND_MS = 7000;
 const RECOVERY_BOUND_MS = 15_000;
 
 describe.skipIf(!pg.available)("PostgreSQL faults", () => {

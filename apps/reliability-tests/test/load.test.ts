@@ -10,7 +10,12 @@ import { awayFromMinuteEdge } from "../src/contract-limits.js";
 import { type EngineSetup, postgresSetup, sqliteSetup } from "../src/engine-setups.js";
 import { jsonBody, send } from "../src/http-client.js";
 import { createKeyWithCli, type ServerProcess, spawnServer } from "../src/server-process.js";
+import { listOperations, loadSpec } from "../src/spec.js";
+import { createSpecValidator } from "../src/spec-validator.js";
 
+const doc = loadSpec();
+const { checkResponse } = createSpecValidator(doc);
+const operation = Object.fromEntries(listOperations(doc).map((op) => [op.operationId, op]));
 const pg = await useService("postgres", "reliability: load on PostgreSQL + Redis");
 const redis = await useService("redis", "reliability: load on PostgreSQL + Redis");
 /** The load: this many requests, this many in flight, and no new request after the deadline. */
@@ -53,6 +58,7 @@ for (const engine of engines) {
       const headers = { authorization: `Bearer ${key}` };
       const created: { id: number; name: string; categoryId: number; status?: string }[] = [];
       const statuses = new Map<number, number>();
+      let offContract = 0;
       const report = await runBoundedLoad({
         total: LOAD.total,
         concurrency: LOAD.concurrency,
@@ -83,6 +89,9 @@ for (const engine of engines) {
                     headers,
                   });
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          const op =
+            operation[kind === "create" ? "createPet" : kind === "list" ? "listPets" : "getPet"];
+          if (op) offContract += checkResponse(op, res).length > 0 ? 1 : 0;
           if (res.status === 201) created.push(jsonBody(res));
           return res.status;
         },
@@ -93,6 +102,7 @@ for (const engine of engines) {
           `(${perSecond}/s, ${LOAD.concurrency} in flight), statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
       );
       expect(report.results.filter((s) => s >= 500)).toEqual([]);
+      expect(offContract, "responses that do not validate against the spec").toBe(0);
       expect(report.results.every((s) => s === 200 || s === 201 || s === 404)).toBe(true);
       expect(created.length).toBeGreaterThan(0);
       expect(new Set(created.map((p) => p.id)).size).toBe(created.length);
