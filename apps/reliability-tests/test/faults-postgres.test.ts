@@ -140,4 +140,64 @@ describe.skipIf(!pg.available)("PostgreSQL faults", () => {
       await server.kill();
     }, 60_000);
   }
+
+  it("cut in the middle of a stream of creates: only 201 or 503, and every 201 survives", async () => {
+    const streamKey = await createKeyWithCli(
+      { DATABASE_URL: db.url },
+      { plan: "enterprise", name: "stream", perMinute: 1_000_000, perDay: 10_000_000 },
+    );
+    const server = await spawnServer(env);
+    servers.push(server);
+    const answers: RawResponse[] = [];
+    let stop = false;
+    const writer = async (w: number) => {
+      for (let n = 0; !stop; n++) {
+        const res = await send(
+          server.url,
+          {
+            method: "POST",
+            target: "/v1/pets",
+            headers: { authorization: `Bearer ${streamKey}`, "content-type": "application/json" },
+            body: JSON.stringify({ name: `stream-${w}-${n}`, categoryId: 1 + w }),
+          },
+          FAULT_BOUND_MS + 2000,
+        );
+        answers.push(res);
+      }
+    };
+    const writers = Array.from({ length: 8 }, (_, w) =>
+      writer(w).catch((err: Error) => {
+        throw new Error(`${err.message}; server said: ${server.output().slice(-3000)}`);
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 300 + Math.random() * 400));
+    proxy.cut("reset");
+    await new Promise((r) => setTimeout(r, 500));
+    proxy.restore();
+    await new Promise((r) => setTimeout(r, 500));
+    stop = true;
+    await Promise.all(writers);
+    const statuses = answers.map((r) => r.status);
+    console.info(
+      `[fault] PostgreSQL reset mid-stream: ${statuses.filter((x) => x === 201).length} × 201, ` +
+        `${statuses.filter((x) => x === 503).length} × 503, slowest ` +
+        `${Math.round(Math.max(...answers.map((r) => r.elapsedMs)))} ms`,
+    );
+    expect(
+      statuses.filter((x) => x !== 201 && x !== 503),
+      server.output(),
+    ).toEqual([]);
+    expect(statuses).toContain(503);
+    for (const res of answers) expect(res.elapsedMs).toBeLessThan(FAULT_BOUND_MS);
+    await expectRecovery(server);
+    const acknowledged = answers
+      .filter((r) => r.status === 201)
+      .map((r) => jsonBody<{ id: number }>(r));
+    const ids = acknowledged.map((p) => p.id);
+    const rows = await db.query<{ id: number }>(
+      "SELECT id::int AS id FROM pets WHERE id = ANY($1)",
+      [ids],
+    );
+    expect(rows.length).toBe(ids.length);
+  }, 60_000);
 });

@@ -71,6 +71,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on("error", () => {});
+  // Nor a checked-out one: its queries are rejected (a 503) and the pool drops it on release, but
+  // the 'error' event it also emits would otherwise be unhandled and kill the process.
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   const store = new KyselyStore("postgres", db, classifyPostgresError);
   if (options.skipMigrations) return store;
