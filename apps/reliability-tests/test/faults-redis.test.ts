@@ -159,4 +159,32 @@ describe.skipIf(!pg.available || !redis.available)("Redis faults (limiter fails 
     expect(remaining(after)).toBeGreaterThanOrEqual(free.perMinute - 2);
     await expectSharedCounting(key);
   }, 60_000);
+
+  it("cut in the middle of a stream of requests: every one answered 200 within the bound", async () => {
+    const key = await createKeyWithCli(
+      { DATABASE_URL: db.url },
+      { plan: "enterprise", name: "stream", perMinute: 1_000_000, perDay: 10_000_000 },
+    );
+    const answers: RawResponse[] = [];
+    let stop = false;
+    const reader = async (r: number) => {
+      while (!stop) answers.push(await list(r % 2 ? b : a, key));
+    };
+    const readers = Array.from({ length: 8 }, (_, r) => reader(r));
+    await new Promise((r) => setTimeout(r, 300 + Math.random() * 400));
+    proxy.cut("reset");
+    await new Promise((r) => setTimeout(r, 500));
+    proxy.restore();
+    await new Promise((r) => setTimeout(r, 500));
+    stop = true;
+    await Promise.all(readers);
+    console.info(
+      `[fault] Redis reset mid-stream: ${answers.length} requests, statuses ` +
+        `${[...new Set(answers.map((x) => x.status))].join(",")}, slowest ` +
+        `${Math.round(Math.max(...answers.map((x) => x.elapsedMs)))} ms`,
+    );
+    for (const res of answers) expectServedAlone(res, "stream request");
+    await expectReadyWithin(a, RECOVERY_BOUND_MS);
+    await expectReadyWithin(b, RECOVERY_BOUND_MS);
+  }, 60_000);
 });
