@@ -18,8 +18,16 @@ export interface HostileCase {
 const json = { "content-type": "application/json" };
 const pet = '"name":"Rex","categoryId":1';
 
-/** Builds the table; `bodyLimit` is the contract's x-request-body-limit-bytes. */
-export function hostileCases(bodyLimit: number): HostileCase[] {
+/** Limits of the contract the table probes at their edges (read from the spec by the caller). */
+export interface ContractEdges {
+  /** info.x-request-body-limit-bytes */
+  bodyLimit: number;
+  /** PetName.maxLength, in code points as JSON Schema counts them. */
+  nameMaxLength: number;
+}
+
+/** Builds the table at the given edges of the contract. */
+export function hostileCases({ bodyLimit, nameMaxLength }: ContractEdges): HostileCase[] {
   const post = (
     name: string,
     body: string | Buffer,
@@ -100,6 +108,25 @@ export function hostileCases(bodyLimit: number): HostileCase[] {
     post("NUL in name", '{"name":"Re\\u0000x","categoryId":1}', json, bad),
     post("escape in name", '{"name":"\\u001b[31mRex","categoryId":1}', json, bad),
     post("duplicate keys", '{"name":"Rex","categoryId":1,"categoryId":0}', json, "documented"),
+    // Lengths count code points: an emoji is one character but two UTF-16 units.
+    post(
+      "longest name in astral characters",
+      JSON.stringify({ name: "🐶".repeat(nameMaxLength), categoryId: 1 }),
+      json,
+      { status: 201 },
+    ),
+    post(
+      "name one astral character too long",
+      JSON.stringify({ name: "🐶".repeat(nameMaxLength + 1), categoryId: 1 }),
+      json,
+      bad,
+    ),
+    post(
+      "thousands of unknown keys",
+      `{${pet},${Array.from({ length: 1500 }, (_, i) => `"k${i}":0`).join(",")}}`,
+      json,
+      bad,
+    ),
     get("petId beyond 2^53", "/v1/pets/9007199254740993", "getPet", bad),
     get("petId 20 digits", "/v1/pets/99999999999999999999", "getPet", bad),
     get("negative petId", "/v1/pets/-1", "getPet", bad),
@@ -132,6 +159,13 @@ export function hostileCases(bodyLimit: number): HostileCase[] {
     ),
     get("unknown path", "/v1/nope", null, { status: 404, code: "not_found" }),
     get("unknown version", "/v2/pets", null, { status: 404, code: "not_found" }),
+    get(
+      "a thousand query parameters",
+      `/v1/pets?${Array.from({ length: 1000 }, (_, i) => `p${i}=1`).join("&")}`,
+      "listPets",
+      bad,
+    ),
+    get("encoded path traversal", "/v1/pets/..%2F..%2Fetc%2Fpasswd", "getPet", "documented"),
     get("very long path", `/v1/${"a".repeat(4000)}`, null, { status: 404, code: "not_found" }),
     {
       name: "PUT on /pets",
