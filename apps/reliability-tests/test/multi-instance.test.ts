@@ -140,5 +140,29 @@ describe.skipIf(!pg.available || !redis.available)(
       );
       expect(rows).toEqual([{ n: total }]);
     }, 120_000);
+
+    it("a burst split over both instances on a key with M remaining gets exactly M successes", async () => {
+      const quota = 40;
+      const burst = 160;
+      const key = await createKeyWithCli(env, {
+        plan: "enterprise",
+        name: "split-burst",
+        perMinute: quota,
+        perDay: 1_000_000,
+      });
+      await awayFromMinuteEdge(10_000);
+      const report = await runBoundedLoad({
+        total: burst,
+        concurrency: burst,
+        deadlineMs: 30_000,
+        task: (i) => get(i % 2 === 0 ? a : b, "/v1/pets?limit=1", key),
+      });
+      expect(report.results).toHaveLength(burst);
+      const ok = report.results.filter((r) => r.status === 200);
+      expect(ok).toHaveLength(quota);
+      expect(report.results.filter((r) => r.status === 429)).toHaveLength(burst - quota);
+      const remaining = ok.map((r) => Number(r.headers.get("x-ratelimit-remaining")));
+      expect(remaining.sort((x, y) => x - y)).toEqual([...Array(quota).keys()]);
+    });
   },
 );
