@@ -31,7 +31,7 @@ export interface FaultProxy {
 /** Starts a proxy on 127.0.0.1 (ephemeral port) forwarding to `target`. */
 export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
   let mode: FaultMode | null = null;
-  const pairs = new Set<[Socket, Socket | null]>();
+  const pairs = new Set<[Socket, Socket]>();
   const held = new Set<Socket>();
 
   const server: Server = createServer((client) => {
@@ -46,7 +46,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       return;
     }
     const upstream = connect(target);
-    const pair: [Socket, Socket | null] = [client, upstream];
+    const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
     const drop = () => {
       pairs.delete(pair);
@@ -63,14 +63,14 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   const freezeAll = () => {
     for (const [client, upstream] of pairs) {
       client.unpipe();
-      upstream?.unpipe();
+      upstream.unpipe();
       client.pause();
-      upstream?.pause();
+      upstream.pause();
     }
   };
   const thawAll = () => {
     for (const [client, upstream] of pairs) {
-      if (!upstream || client.isPaused() === false) continue;
+      if (!client.isPaused()) continue;
       client.pipe(upstream);
       upstream.pipe(client);
     }
@@ -85,7 +85,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   const killAll = () => {
     for (const [client, upstream] of pairs) {
       client.resetAndDestroy();
-      upstream?.destroy();
+      upstream.destroy();
     }
     pairs.clear();
   };
