@@ -106,20 +106,29 @@ describe.skipIf(!pg.available)("PostgreSQL faults", () => {
     );
   }
 
-  it("down at start: the server starts, answers 503, and recovers when PostgreSQL is back", async () => {
-    proxy.cut("reset");
-    const server = await spawnServer(env);
-    servers.push(server);
-    const ready = await readyz(server);
-    expectReadyzNamesDatabase(ready);
-    const created = await createPet(server);
-    expectUnavailable(created, "createPet", "createPet");
-    const listed = await listPets(server);
-    expectUnavailable(listed, "listPets", "listPets");
-    proxy.restore();
-    const recovered = await expectRecovery(server);
-    report("down at start", [created, listed, ready], recovered);
-  }, 60_000);
+  for (const mode of ["reset", "blackhole"] as FaultMode[]) {
+    it(`down at start (${mode}): the server starts, answers 503, recovers when PostgreSQL is back`, async () => {
+      proxy.cut(mode);
+      const starting = performance.now();
+      const server = await spawnServer(env, { readyTimeoutMs: 20_000 });
+      const startedMs = performance.now() - starting;
+      servers.push(server);
+      const ready = await readyz(server);
+      expectReadyzNamesDatabase(ready);
+      const created = await createPet(server);
+      expectUnavailable(created, "createPet", "createPet");
+      const listed = await listPets(server);
+      expectUnavailable(listed, "listPets", "listPets");
+      proxy.restore();
+      const recovered = await expectRecovery(server);
+      report(
+        `down at start (${mode}), started in ${Math.round(startedMs)} ms`,
+        [created, listed, ready],
+        recovered,
+      );
+      await server.kill();
+    }, 60_000);
+  }
 
   for (const mode of ["reset", "blackhole", "freeze"] as FaultMode[]) {
     it(`lost during requests (${mode}): bounded 503s, /readyz reports it, recovery by itself`, async () => {

@@ -35,15 +35,24 @@ describe("preparedLater", () => {
     const calls: string[] = [];
     let databaseUp = false;
     let attempts = 0;
-    const store = preparedLater(fakeStore(calls), async () => {
-      attempts++;
-      if (!databaseUp)
-        throw Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
-    });
+    const down = () => Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+    const store = preparedLater(
+      fakeStore(calls),
+      async () => {
+        attempts++;
+        if (!databaseUp) throw down();
+      },
+      30,
+    );
+    // Right after the failed start-up attempt: refused at once, without a new attempt.
     await expect(store.listPets({ limit: 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(attempts).toBe(0);
+    await new Promise((r) => setTimeout(r, 40));
     await expect(store.check()).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(attempts).toBeGreaterThan(0);
     expect(calls).toEqual([]);
     databaseUp = true;
+    await new Promise((r) => setTimeout(r, 40));
     await expect(store.listPets({ limit: 1 })).resolves.toEqual([]);
     await store.check();
     const attemptsWhenReady = attempts;

@@ -7,10 +7,15 @@
 import { StoreUnavailableError } from "../errors.js";
 import type { Store } from "./types.js";
 
-/** Wraps `store` so that nothing reaches it before `prepare` has succeeded once. */
+/**
+ * Wraps `store` so that nothing reaches it before `prepare` has succeeded once. Called right
+ * after a failed attempt: within `retryMs` of a failure, or while an attempt is running, calls fail
+ * at once instead of waiting on a database that may hang (so start-up's warm-up does not wait).
+ */
 export function preparedLater(store: Store, prepare: () => Promise<void>, retryMs = 1000): Store {
   let ready = false;
   let attempt: Promise<void> | null = null;
+  let failedAt = performance.now();
   const tryPrepare = (): Promise<void> => {
     attempt ??= prepare().then(
       () => {
@@ -19,6 +24,7 @@ export function preparedLater(store: Store, prepare: () => Promise<void>, retryM
       },
       (err: unknown) => {
         attempt = null;
+        failedAt = performance.now();
         throw err instanceof StoreUnavailableError
           ? err
           : new StoreUnavailableError("the database is not prepared yet", { cause: err });
@@ -31,7 +37,12 @@ export function preparedLater(store: Store, prepare: () => Promise<void>, retryM
   const gate =
     <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
-      if (!ready) await tryPrepare();
+      if (!ready) {
+        if (attempt || performance.now() - failedAt < retryMs) {
+          throw new StoreUnavailableError("the database is not reachable yet");
+        }
+        await tryPrepare();
+      }
       return call(...args);
     };
   return {
