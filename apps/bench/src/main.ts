@@ -31,6 +31,8 @@ const only = args
   .find((a) => a.startsWith("--only="))
   ?.slice("--only=".length)
   .split(",");
+// A snapshot of an earlier server build (snapshot-server) to measure a change before and after.
+const compare = args.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
 const wanted = (name: (typeof SECTIONS)[number]) => only === undefined || only.includes(name);
 const log = (line: string) => console.log(line);
 
@@ -67,7 +69,7 @@ async function main(): Promise<void> {
   const scratchDir = await mkdtemp(join(tmpdir(), "animal-store-bench-"));
   log(`bench: ${machine.cpuModel}, ${machine.cores} cores, load ${machine.loadAtStart.join(" ")}`);
   await warmFetch();
-  const variants = await createVariantSpecs(scratchDir);
+  const variants = await createVariantSpecs(scratchDir, compare);
   const notes: string[] = [];
   if (variants.skipped !== null) {
     notes.push(`Variant (d) PostgreSQL + Redis not run: ${variants.skipped}.`);

@@ -45,18 +45,31 @@ export function renderMarkdown(r: BenchResults): string {
     ),
     "",
     section("Server throughput and latency", r.server, (variants) => {
+      const compared = variants.some((v) => v.id === "ours-before");
       const rows = variants.flatMap((v) =>
         Object.entries(v.scenarios).map(([id, f]) => [
           v.label,
           id,
           int(f.reqPerSec),
+          int(f.cpuUsPerRequest),
           dec(f.p50Ms),
           dec(f.p99Ms),
           times(f.vsExpress),
           times(f.vsRaw),
+          ...(compared ? [times(f.vsBefore)] : []),
           f.errors === 0 ? "0" : `**${f.errors}**`,
         ]),
       );
+      const head = [
+        "variant",
+        "scenario",
+        "req/s",
+        "CPU µs/req",
+        "p50 ms",
+        "p99 ms",
+        "vs Express",
+        "vs node:http",
+      ];
       const startRows = variants.map((v) => [
         v.label,
         int(v.startMs),
@@ -64,19 +77,7 @@ export function renderMarkdown(r: BenchResults): string {
         int(v.rssAfterMb),
       ]);
       return [
-        table(
-          [
-            "variant",
-            "scenario",
-            "req/s",
-            "p50 ms",
-            "p99 ms",
-            "vs Express",
-            "vs node:http",
-            "errors",
-          ],
-          rows,
-        ),
+        table([...head, ...(compared ? ["vs before"] : []), "errors"], rows),
         "",
         table(
           ["variant", "start to ready (ms)", "first request (ms)", "RSS after run (MB)"],

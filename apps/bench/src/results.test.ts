@@ -7,11 +7,13 @@ import type { ScenarioFigures, VariantFigures } from "./server-bench.js";
 const scenario = (reqPerSec: number, vsExpress: number, p99Ms: number): ScenarioFigures => ({
   rounds: [],
   reqPerSec,
+  cpuUsPerRequest: 300,
   p50Ms: 1,
   p99Ms,
   errors: 0,
   vsExpress,
   vsRaw: vsExpress / 3,
+  vsBefore: Number.NaN,
 });
 
 const ours: VariantFigures = {
@@ -94,7 +96,9 @@ describe("renderMarkdown", () => {
   });
 
   it("tabulates req/s, latency and ratios per variant and scenario", () => {
-    expect(markdown).toContain("| (a) ours | list20 | 5,000 | 1.00 | 10.00 | 1.10x | 0.37x | 0 |");
+    expect(markdown).toContain(
+      "| (a) ours | list20 | 5,000 | 300 | 1.00 | 10.00 | 1.10x | 0.37x | 0 |",
+    );
   });
 
   it("marks a missed target and a section that did not run", () => {

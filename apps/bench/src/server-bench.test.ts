@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { summarise, type VariantFigures } from "./server-bench.js";
-import type { WrkResult } from "./wrk.js";
+import { type RoundResult, summarise, type VariantFigures } from "./server-bench.js";
 
-const run = (reqPerSec: number, p99Ms = 5): WrkResult => ({
+const run = (reqPerSec: number, p99Ms = 5): RoundResult => ({
   requests: reqPerSec,
   durationMs: 1000,
   reqPerSec,
@@ -10,6 +9,7 @@ const run = (reqPerSec: number, p99Ms = 5): WrkResult => ({
   p99Ms,
   maxMs: 10,
   errors: 0,
+  cpuUsPerRequest: 1e6 / reqPerSec,
 });
 
 const variant = (id: VariantFigures["id"]): VariantFigures => ({
@@ -23,7 +23,7 @@ const variant = (id: VariantFigures["id"]): VariantFigures => ({
 
 describe("summarise", () => {
   // Round 2 ran during a load spike that halved everything: paired ratios ignore it.
-  const results = new Map<string, WrkResult[]>([
+  const results = new Map<string, RoundResult[]>([
     ["ours-sqlite/list20", [run(1000), run(500), run(1100)]],
     ["bare-express/list20", [run(1000), run(500), run(1000)]],
     ["raw-http/list20", [run(4000), run(2000), run(4000)]],
@@ -37,6 +37,7 @@ describe("summarise", () => {
   it("takes medians of the rounds", () => {
     expect(list20?.reqPerSec).toBe(1000);
     expect(list20?.p99Ms).toBe(5);
+    expect(list20?.cpuUsPerRequest).toBe(1000);
   });
 
   it("gives ratios as the median of per-round ratios", () => {

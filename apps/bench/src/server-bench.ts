@@ -4,6 +4,7 @@
  */
 import { median, ratio } from "./stats.js";
 import {
+  cpuMs,
   type RunningVariant,
   rssMb,
   startVariant,
@@ -56,15 +57,24 @@ export interface VariantSpec {
   env: Record<string, string>;
 }
 
+/** One wrk run plus the server's CPU time per request during it. */
+export interface RoundResult extends WrkResult {
+  /** Server CPU (user + system, all its threads) per request: work done, less sensitive to load. */
+  cpuUsPerRequest: number;
+}
+
 /** The figures of one variant on one scenario. */
 export interface ScenarioFigures {
-  rounds: WrkResult[];
+  rounds: RoundResult[];
   reqPerSec: number;
+  cpuUsPerRequest: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
   vsExpress: number;
   vsRaw: number;
+  /** Against the `--compare` snapshot of an earlier build (NaN without one). */
+  vsBefore: number;
 }
 
 /** Everything measured about one variant. */
@@ -117,7 +127,7 @@ export async function runServerBench(
       );
       await seed(variant, options.seedPets);
     }
-    const results = new Map<string, WrkResult[]>();
+    const results = new Map<string, RoundResult[]>();
     const warmup = { ...options.load, seconds: options.warmupSeconds };
     for (const variant of running) {
       for (const scenario of SCENARIOS) {
@@ -130,16 +140,20 @@ export async function runServerBench(
           (_, i) => running[(i + round) % running.length] as RunningVariant,
         );
         for (const variant of order) {
-          const result = await runWrk(
+          const cpuBefore = await cpuMs(variant.child.pid);
+          const run = await runWrk(
             variant.url,
             scenario.request(variant.key),
             options.load,
             options.scratchDir,
           );
+          const cpuUsPerRequest =
+            (((await cpuMs(variant.child.pid)) - cpuBefore) * 1000) / run.requests;
+          const result: RoundResult = { ...run, cpuUsPerRequest };
           const key = `${variant.id}/${scenario.id}`;
           results.set(key, [...(results.get(key) ?? []), result]);
           options.log(
-            `  round ${round + 1} ${scenario.id.padEnd(7)} ${variant.id.padEnd(13)} ${result.reqPerSec.toFixed(0).padStart(6)} req/s  p99 ${result.p99Ms.toFixed(2)} ms${result.errors ? `  ERRORS ${result.errors}` : ""}`,
+            `  round ${round + 1} ${scenario.id.padEnd(7)} ${variant.id.padEnd(13)} ${result.reqPerSec.toFixed(0).padStart(6)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req${result.errors ? `  ERRORS ${result.errors}` : ""}`,
           );
         }
       }
@@ -167,10 +181,10 @@ export async function runServerBench(
  * of per-round ratios: each round's pair ran seconds apart, so a load spike on a shared machine
  * moves both sides of a ratio instead of one.
  */
-export function summarise(figures: VariantFigures[], results: Map<string, WrkResult[]>) {
+export function summarise(figures: VariantFigures[], results: Map<string, RoundResult[]>) {
   const roundsOf = (id: VariantId, scenario: Scenario["id"]) =>
     results.get(`${id}/${scenario}`) ?? [];
-  const pairedRatio = (rounds: WrkResult[], baseline: WrkResult[]) =>
+  const pairedRatio = (rounds: RoundResult[], baseline: RoundResult[]) =>
     median(
       rounds.flatMap((r, i) => (baseline[i] ? [ratio(r.reqPerSec, baseline[i].reqPerSec)] : [])),
     );
@@ -180,11 +194,13 @@ export function summarise(figures: VariantFigures[], results: Map<string, WrkRes
       variant.scenarios[scenario.id] = {
         rounds,
         reqPerSec: median(rounds.map((r) => r.reqPerSec)),
+        cpuUsPerRequest: median(rounds.map((r) => r.cpuUsPerRequest)),
         p50Ms: median(rounds.map((r) => r.p50Ms)),
         p99Ms: median(rounds.map((r) => r.p99Ms)),
         errors: rounds.reduce((sum, r) => sum + r.errors, 0),
         vsExpress: pairedRatio(rounds, roundsOf("bare-express", scenario.id)),
         vsRaw: pairedRatio(rounds, roundsOf("raw-http", scenario.id)),
+        vsBefore: pairedRatio(rounds, roundsOf("ours-before", scenario.id)),
       };
     }
   }

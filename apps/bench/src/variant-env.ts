@@ -61,7 +61,10 @@ async function deleteKeys(url: string, prefix: string): Promise<void> {
 }
 
 /** The variants to run, why (d) is left out if it is, and the cleanup of what (d) created. */
-export async function createVariantSpecs(scratchDir: string): Promise<{
+export async function createVariantSpecs(
+  scratchDir: string,
+  compareDist?: string,
+): Promise<{
   specs: VariantSpec[];
   skipped: string | null;
   cleanup(): Promise<void>;
@@ -76,6 +79,10 @@ export async function createVariantSpecs(scratchDir: string): Promise<{
     { id: "bare-express", label: "(b) bare Express 5", env: sqlite("express") },
     { id: "raw-http", label: "(c) raw node:http", env: sqlite("raw") },
   ];
+  if (compareDist !== undefined) {
+    const env = { ...sqlite("before"), BENCH_SERVER_DIST: compareDist };
+    specs.splice(1, 0, { id: "ours-before", label: "(a0) ours, SQLite, before the change", env });
+  }
   const unique = `bench_${process.pid}_${Date.now().toString(36)}`;
   const skipped = (await postgresReachable(PG_URL)) ?? (await redisReachable(REDIS_URL));
   if (skipped !== null) return { specs, skipped, cleanup: async () => {} };

@@ -10,7 +10,12 @@ import { fileURLToPath } from "node:url";
 import { spawnTracked, stopTracked } from "./processes.js";
 
 /** The server variants the bench compares. */
-export type VariantId = "ours-sqlite" | "bare-express" | "raw-http" | "ours-pg-redis";
+export type VariantId =
+  | "ours-sqlite"
+  | "bare-express"
+  | "raw-http"
+  | "ours-pg-redis"
+  | "ours-before";
 
 /** The message a variant child sends once it listens. */
 export interface ReadyMessage {
@@ -92,6 +97,19 @@ export async function rssMb(pid: number | undefined): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
   const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
   return kb === undefined ? Number.NaN : Number(kb) / 1024;
+}
+
+// Clock ticks per second of /proc/<pid>/stat times; 100 on every mainstream Linux.
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU time (user + system) a live process has used so far, in ms, from /proc (Linux). */
+export async function cpuMs(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return Number.NaN;
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** Stops a variant child (SIGTERM: the server drains and closes its store). */

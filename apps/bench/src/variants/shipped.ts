@@ -1,13 +1,22 @@
 /**
  * Variants (a) and (d): the server exactly as shipped, started through its public `startServer`,
- * with an enterprise key whose custom limits are far above anything the bench can send.
+ * with an enterprise key whose custom limits are far above anything the bench can send. With
+ * BENCH_SERVER_DIST set (the `--compare` variant) it starts a snapshot of an earlier build instead.
  */
-import { startServer } from "@animal-store/server";
+import { pathToFileURL } from "node:url";
 
 const UNREACHABLE_LIMIT = 1_000_000_000;
 
-/** Starts the shipped server on `env` and issues the bench's key. */
+type StartServer = typeof import("@animal-store/server").startServer;
+
+/** Starts the shipped server (or the snapshot in BENCH_SERVER_DIST) on `env`; issues the key. */
 export async function startShipped(env: Record<string, string | undefined>) {
+  const snapshot = env.BENCH_SERVER_DIST;
+  const { startServer } = (
+    snapshot
+      ? await import(pathToFileURL(`${snapshot}/index.js`).href)
+      : await import("@animal-store/server")
+  ) as { startServer: StartServer };
   const server = await startServer(env);
   const key = await server.createKey({
     plan: "enterprise",
