@@ -65,6 +65,7 @@ export function createApp(deps: AppDeps): Express {
     opsRoutes({
       specText,
       probes: { database: store, "rate-limit store": deps.limiter },
+      degradable: ["rate-limit store"],
       docsHtmlPath: config.docsHtmlPath,
     }),
   );

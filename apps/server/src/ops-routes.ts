@@ -42,6 +42,12 @@ export function opsRoutes(deps: {
   specText: string;
   /** Backing services by the name /readyz reports when one does not answer. */
   probes: Record<string, Probe>;
+  /**
+   * Probes whose failure degrades the instance instead of making it unready: the rate-limit store
+   * fails open (each instance counts alone), and since every instance shares it, answering 503 would
+   * make a load balancer drop all of them at once and turn a degraded limiter into an outage.
+   */
+  degradable: string[];
   docsHtmlPath: string;
 }): Router {
   const router = Router();
@@ -57,10 +63,13 @@ export function opsRoutes(deps: {
       const names = Object.keys(deps.probes);
       const results = await Promise.allSettled(names.map((name) => deps.probes[name]?.check()));
       const failed = names.filter((_, i) => results[i]?.status === "rejected");
-      if (failed.length === 0) {
-        res.json({ status: "ready" });
-      } else {
+      const fatal = failed.filter((name) => !deps.degradable.includes(name));
+      if (fatal.length > 0) {
         next(new ApiHttpError(503, "service_unavailable", `Not reachable: ${failed.join(", ")}.`));
+      } else if (failed.length > 0) {
+        res.json({ status: "degraded", degraded: failed });
+      } else {
+        res.json({ status: "ready" });
       }
     })
     .all(only("GET, HEAD"));

@@ -90,7 +90,9 @@ describe("startServer with REDIS_URL unreachable", () => {
         res.headers.get("x-ratelimit-limit"),
         res.headers.get("x-ratelimit-remaining"),
       ]).toEqual(["60", "59"]);
-      expect((await fetch(`${server.url}/readyz`)).status).toBe(503);
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ status: "degraded", degraded: ["rate-limit store"] });
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
