@@ -2,10 +2,10 @@
 // Generates src/generated/operations.ts (method + path template → operationId) from the bundled
 // contract, so the client can name the operation a response belongs to without restating the spec.
 // With --check it writes nothing and exits 1 when the committed file differs (the drift gate).
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeOrCheckGenerated } from "../../../scripts/write-generated.mjs";
 
 const require = createRequire(import.meta.url);
 const target = fileURLToPath(new URL("../src/generated/operations.ts", import.meta.url));
@@ -50,23 +50,8 @@ export async function renderOperations(specPath) {
 }
 
 async function main() {
-  const check = process.argv.includes("--check");
   const fresh = await renderOperations(require.resolve("@animal-store/openapi/openapi.json"));
-  const rel = relative(process.cwd(), target);
-  if (check) {
-    const committed = await readFile(target, "utf8").catch(() => "");
-    if (committed !== fresh) {
-      console.error(
-        `${rel} is out of date with openapi/openapi.yaml.\nRun \`pnpm generate\` and commit the result.`,
-      );
-      process.exit(1);
-    }
-    console.log(`${rel} matches the spec.`);
-    return;
-  }
-  await mkdir(dirname(target), { recursive: true });
-  await writeFile(target, fresh);
-  console.log(`wrote ${rel}`);
+  await writeOrCheckGenerated(target, fresh, { check: process.argv.includes("--check") });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await main();
