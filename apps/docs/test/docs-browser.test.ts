@@ -3,9 +3,9 @@
 import { mkdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { useService } from "@animal-store/test-support";
+import { launchChromium } from "@animal-store/test-support/chromium";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./browser.js";
 import { builtPage, type Json, operations, PAGE_PATH, spec } from "./page.js";
 
 const browserService = await useService("chromium", "docs page in Chromium");

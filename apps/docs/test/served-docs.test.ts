@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type RunningServer, startServer } from "@animal-store/server";
 import { useService } from "@animal-store/test-support";
+import { launchChromium } from "@animal-store/test-support/chromium";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "./browser.js";
 import { builtPage, operations, PAGE_PATH, spec } from "./page.js";
 
 const browserService = await useService("chromium", "docs served at /docs in Chromium");

@@ -2,7 +2,8 @@
 // Node-only import would fail here), loaded into headless Chromium from a local HTTP server and
 // pointed at it with a relative baseUrl. Also reports the bundle's minified+gzipped size.
 import { useService } from "@animal-store/test-support";
-import { type Browser, chromium } from "playwright-core";
+import { launchChromium } from "@animal-store/test-support/chromium";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM script without declarations
 import { measureBundle } from "../scripts/size.mjs";
@@ -47,16 +48,7 @@ describe("the browser bundle", () => {
 describe.skipIf(!chromiumService.available)("the client in Chromium", () => {
   it("calls the API with auth, retries a 429 and reports getPet's deprecation", async () => {
     const executablePath = chromiumService.available ? chromiumService.url : "";
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-      ],
-    });
+    browser = await launchChromium(executablePath);
     const page = await browser.newPage();
     const warnings: string[] = [];
     page.on("console", (message) => {

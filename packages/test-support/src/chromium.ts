@@ -1,4 +1,7 @@
-// Headless Chromium as the machine has it (Debian's package), never a downloaded browser.
+/**
+ * Headless Chromium as the machine has it (Debian's package), never a downloaded browser; the path
+ * comes from `useService("chromium", ...)` (CHROMIUM_PATH).
+ */
 import { type Browser, chromium } from "playwright-core";
 
 /** Launches the Chromium at `executablePath` headless, with its own background traffic off. */
