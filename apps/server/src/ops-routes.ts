@@ -86,7 +86,7 @@ export function opsRoutes(deps: {
       try {
         html = await readFile(deps.docsHtmlPath, "utf8");
       } catch {
-        next(new ApiHttpError(404, "not_found", "The docs have not been built (pnpm docs)."));
+        next(new ApiHttpError(404, "not_found", "The docs have not been built (pnpm run docs)."));
         return;
       }
       docsHeaders(_req, res, () => {

@@ -58,7 +58,7 @@ describe("GET /docs", () => {
 
   it("is a 404 in the Error shape when the page has not been built", async () => {
     const body = await expectError(await fetch(`${missing.url}/docs`), 404, "not_found");
-    expect(body.message).toContain("pnpm docs");
+    expect(body.message).toContain("pnpm run docs");
   });
 
   it("is read-only", async () => {
