@@ -12,7 +12,7 @@ import { getPetDeprecation, getPetDeprecationHeaders } from "./deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { rejectNonFiniteParameters } from "./finite-parameters.js";
 import { createHandlers, runHandlers } from "./handlers/index.js";
-import { corsFor, noStore, securityHeaders } from "./http-headers.js";
+import { corsFor, staticResponseHeaders } from "./http-headers.js";
 import { buildOperationTable, resolveOperation } from "./operation-router.js";
 import { opsRoutes } from "./ops-routes.js";
 import { type RateLimiter, rateLimitMiddleware } from "./rate-limit/index.js";
@@ -57,18 +57,9 @@ export function createApp(deps: AppDeps): Express {
   app.set("trust proxy", config.trustProxy > 0 ? config.trustProxy : false);
 
   app.use(requestContext(logger));
-  app.use(securityHeaders());
-  app.use(noStore);
+  app.use(staticResponseHeaders());
   const cors = corsFor(config.corsOrigins);
   if (cors) app.use(cors);
-  app.use(
-    opsRoutes({
-      specText,
-      probes: { database: store, "rate-limit store": deps.limiter },
-      degradable: ["rate-limit store"],
-      docsHtmlPath: config.docsHtmlPath,
-    }),
-  );
 
   const v1 = express.Router();
   // First, so every getPet response (401 and 429 included) carries Deprecation, Sunset, Link.
@@ -90,11 +81,22 @@ export function createApp(deps: AppDeps): Express {
       validateRequests: { allowUnknownQueryParameters: false },
       validateResponses: config.validateResponses,
       validateSecurity: false,
+      // Bodies are JSON only and parsed above; no multipart middleware (one less step a request).
+      fileUploader: false,
     }),
   );
   v1.use(rejectNonFiniteParameters);
   v1.use(runHandlers(createHandlers(store, { defaultListLimit: defaultListLimit(spec) })));
   app.use("/v1", v1);
+  // After /v1, so API requests never walk the ops routes (none of them is under /v1).
+  app.use(
+    opsRoutes({
+      specText,
+      probes: { database: store, "rate-limit store": deps.limiter },
+      degradable: ["rate-limit store"],
+      docsHtmlPath: config.docsHtmlPath,
+    }),
+  );
 
   app.use(notFound);
   app.use(errorHandler(logger));
