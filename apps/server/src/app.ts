@@ -11,7 +11,7 @@ import type { AppConfig } from "./config.js";
 import { getPetDeprecation, getPetDeprecationHeaders } from "./deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { rejectNonFiniteParameters } from "./finite-parameters.js";
-import { createHandlers, runHandlers } from "./handlers/index.js";
+import { compileResponseSerializers, createHandlers, runHandlers } from "./handlers/index.js";
 import { corsFor, staticResponseHeaders } from "./http-headers.js";
 import { buildOperationTable, resolveOperation } from "./operation-router.js";
 import { opsRoutes } from "./ops-routes.js";
@@ -86,7 +86,10 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   v1.use(rejectNonFiniteParameters);
-  v1.use(runHandlers(createHandlers(store, { defaultListLimit: defaultListLimit(spec) })));
+  const handlers = createHandlers(store, { defaultListLimit: defaultListLimit(spec) });
+  // Compiled here, before the first request; without response validation answers use them.
+  const serializers = config.validateResponses ? undefined : compileResponseSerializers(spec);
+  v1.use(runHandlers(handlers, serializers));
   app.use("/v1", v1);
   // After /v1, so API requests never walk the ops routes (none of them is under /v1).
   app.use(

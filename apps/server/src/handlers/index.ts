@@ -5,8 +5,10 @@ import type { Caller } from "../auth.js";
 import type { SpecOperation } from "../spec.js";
 import type { Store } from "../store/index.js";
 import { createPetHandler, getPetHandler, listPetsHandler } from "./pets.js";
+import { type ResponseSerializers, serializerKey } from "./serializers.js";
 import type { HandlerRequest, HandlerResult, Handlers } from "./types.js";
 
+export { compileResponseSerializers, type ResponseSerializers } from "./serializers.js";
 export type {
   DocumentedStatus,
   Handler,
@@ -44,8 +46,12 @@ interface ValidatedRequest {
   openapi?: { pathParams?: Record<string, unknown> };
 }
 
-/** Middleware (after the validator): calls the operation's handler and sends its result. */
-export function runHandlers(handlers: Handlers) {
+/**
+ * Middleware (after the validator): calls the operation's handler and sends its result. With
+ * `serializers` (responses not validated), a documented answer is written straight from its
+ * compiled serializer; otherwise through res.json, where the response validator checks it.
+ */
+export function runHandlers(handlers: Handlers, serializers?: ResponseSerializers) {
   return async function runHandlersMiddleware(
     req: Request,
     res: Response,
@@ -67,6 +73,16 @@ export function runHandlers(handlers: Handlers) {
       requestId: String(res.locals.requestId),
       reply,
     })) as unknown as PlainResult;
+    const serialize = serializers?.get(serializerKey(operation.operationId, result.status));
+    if (serialize !== undefined) {
+      const text = serialize(result.body);
+      res.statusCode = result.status;
+      if (result.headers) res.set(result.headers);
+      res.setHeader("Content-Type", "application/json; charset=utf-8");
+      res.setHeader("Content-Length", Buffer.byteLength(text));
+      res.end(text);
+      return;
+    }
     res.status(result.status);
     if (result.headers) res.set(result.headers);
     // Set before res.json so the response validator matches it instead of the Accept header.

@@ -1,0 +1,107 @@
+// In production responses are not validated and handlers' answers go through serializers compiled
+// from the contract instead of res.json. Both paths must put the same bytes and headers on the wire.
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { issueApiKey } from "../src/api-keys.js";
+import { createApp } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { createLogger } from "../src/logger.js";
+import { createMemoryRateLimiter } from "../src/rate-limit/index.js";
+import type { Store } from "../src/store/index.js";
+import { openSqliteStore } from "../src/store/sqlite.js";
+import { listenOn, stop, tempDir, testConfig } from "./support/test-app.js";
+
+const temp = tempDir();
+let store: Store;
+let key = "";
+const servers: Awaited<ReturnType<typeof listenOn>>[] = [];
+
+async function start(config: ReturnType<typeof loadConfig>) {
+  const app = createApp({
+    store,
+    limiter: createMemoryRateLimiter(),
+    clock: Date.now,
+    config,
+    logger: createLogger(config),
+  });
+  const listening = await listenOn(app);
+  servers.push(listening);
+  return listening.url;
+}
+
+let validated = "";
+let production = "";
+
+beforeAll(async () => {
+  store = await openSqliteStore(join(temp.dir, "pets.db"));
+  key = (await issueApiKey(store, { plan: "business", name: "test" })).key;
+  for (let i = 0; i < 105; i++) {
+    await store.createPet({
+      name: `Pet ${i} "é"`,
+      categoryId: 1 + (i % 3),
+      ...(i % 2 ? { status: "sold" } : {}),
+    });
+  }
+  validated = await start(testConfig());
+  const config = loadConfig({
+    NODE_ENV: "production",
+    LOG_LEVEL: "silent",
+    API_KEY_CACHE_TTL_MS: "0",
+  });
+  expect(config.validateResponses).toBe(false);
+  production = await start(config);
+});
+
+afterAll(async () => {
+  for (const { server } of servers) await stop(server);
+  await store.close();
+  temp.remove();
+});
+
+const SAME_HEADERS = ["content-type", "content-length", "cache-control", "content-security-policy"];
+
+async function answer(base: string, path: string, init: RequestInit = {}) {
+  const res = await fetch(`${base}/v1${path}`, {
+    ...init,
+    headers: {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      ...init.headers,
+    },
+  });
+  return {
+    status: res.status,
+    headers: Object.fromEntries(SAME_HEADERS.map((name) => [name, res.headers.get(name)])),
+    body: await res.text(),
+  };
+}
+
+describe("answers without response validation (production)", () => {
+  it.each([
+    ["GET", "/pets"],
+    ["GET", "/pets?limit=100"],
+    ["GET", "/pets?limit=5&status=sold"],
+    ["HEAD", "/pets?limit=3"],
+    ["GET", "/pets/1"],
+    ["GET", "/pets/100000"],
+    ["GET", "/pets?limit=0"],
+  ])("%s %s is byte for byte the validated answer", async (method, path) => {
+    const expected = await answer(validated, path, { method });
+    expect(expected.status).toBeLessThan(500);
+    expect(await answer(production, path, { method })).toEqual(expected);
+  });
+
+  it("POST /pets answers the same shape and headers, with its own id", async () => {
+    const body = JSON.stringify({ name: "Rex", categoryId: 1, status: "available" });
+    const a = await answer(validated, "/pets", { method: "POST", body });
+    const b = await answer(production, "/pets", { method: "POST", body });
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect({ ...JSON.parse(b.body), id: 0 }).toEqual({ ...JSON.parse(a.body), id: 0 });
+    expect(JSON.parse(b.body).id).toBe(JSON.parse(a.body).id + 1);
+    expect(b.headers).toEqual({
+      ...a.headers,
+      "content-length": String(Buffer.byteLength(b.body)),
+    });
+  });
+});
