@@ -11,21 +11,24 @@ interface ValidatedRequest {
   openapi?: { pathParams?: Record<string, unknown> };
 }
 
+/** The name of the first non-finite number among `values`' own properties, or undefined. */
+function firstNonFinite(values: Record<string, unknown> | undefined): string | undefined {
+  // for...in without allocating: this runs on every request.
+  for (const name in values) {
+    const value = values[name];
+    if (typeof value === "number" && !Number.isFinite(value)) return name;
+  }
+  return undefined;
+}
+
 /** Middleware (after the validator): 400 validation_failed for a non-finite number parameter. */
 export function rejectNonFiniteParameters(req: Request, _res: Response, next: NextFunction): void {
-  const path = (req as ValidatedRequest).openapi?.pathParams ?? {};
-  for (const [where, values] of [
-    ["query", req.query as Record<string, unknown>],
-    ["path", path],
-  ] as const) {
-    for (const [name, value] of Object.entries(values ?? {})) {
-      if (typeof value === "number" && !Number.isFinite(value)) {
-        next(
-          new ApiHttpError(400, "validation_failed", `${where}/${name} must be a finite number`),
-        );
-        return;
-      }
-    }
+  const inQuery = firstNonFinite(req.query as Record<string, unknown>);
+  const inPath = inQuery ?? firstNonFinite((req as ValidatedRequest).openapi?.pathParams);
+  if (inPath === undefined) {
+    next();
+    return;
   }
-  next();
+  const where = inQuery === undefined ? "path" : "query";
+  next(new ApiHttpError(400, "validation_failed", `${where}/${inPath} must be a finite number`));
 }
