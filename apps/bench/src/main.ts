@@ -15,7 +15,7 @@ import { runMockBench } from "./mock-bench.js";
 import { installCleanup, stopAll } from "./processes.js";
 import { renderMarkdown } from "./report-markdown.js";
 import { type BenchResults, evaluateTargets, type Section } from "./results.js";
-import { runServerBench } from "./server-bench.js";
+import { runServerBench, type Scenario } from "./server-bench.js";
 import { round } from "./stats.js";
 import { runToolchainBench } from "./toolchain-bench.js";
 import { createVariantSpecs } from "./variant-env.js";
@@ -27,12 +27,19 @@ const SECTIONS = ["server", "client", "mock", "dev", "toolchain"] as const;
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
-const only = args
-  .find((a) => a.startsWith("--only="))
-  ?.slice("--only=".length)
-  .split(",");
 // A snapshot of an earlier server build (snapshot-server) to measure a change before and after.
 const compare = args.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
+/** `--name=a,b` as a list, or undefined when not given. */
+const listOption = (name: string) =>
+  args
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.slice(name.length + 3)
+    .split(",");
+const numberOption = (name: string) => {
+  const value = listOption(name)?.[0];
+  return value === undefined ? undefined : Number(value);
+};
+const only = listOption("only");
 const wanted = (name: (typeof SECTIONS)[number]) => only === undefined || only.includes(name);
 const log = (line: string) => console.log(line);
 
@@ -58,9 +65,13 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const machine = describeMachine();
-  const settings = quick
-    ? { rounds: 1, seconds: 2, warmupSeconds: 1, connections: 32, threads: 1 }
-    : { rounds: 5, seconds: 3, warmupSeconds: 1, connections: 32, threads: 1 };
+  const settings = {
+    rounds: numberOption("rounds") ?? (quick ? 1 : 5),
+    seconds: numberOption("seconds") ?? (quick ? 2 : 3),
+    warmupSeconds: 1,
+    connections: 32,
+    threads: 1,
+  };
   const load = {
     connections: settings.connections,
     threads: settings.threads,
@@ -70,6 +81,10 @@ async function main(): Promise<void> {
   log(`bench: ${machine.cpuModel}, ${machine.cores} cores, load ${machine.loadAtStart.join(" ")}`);
   await warmFetch();
   const variants = await createVariantSpecs(scratchDir, compare);
+  // --variants=ours-sqlite,ours-before,bare-express narrows a focused comparison.
+  const pickedVariants = listOption("variants");
+  const serverSpecs = variants.specs.filter((s) => pickedVariants?.includes(s.id) ?? true);
+  const scenarios = listOption("scenarios") as Scenario["id"][] | undefined;
   const notes: string[] = [];
   if (variants.skipped !== null) {
     notes.push(`Variant (d) PostgreSQL + Redis not run: ${variants.skipped}.`);
@@ -78,7 +93,14 @@ async function main(): Promise<void> {
   try {
     const server = wanted("server")
       ? await measure("server", () =>
-          runServerBench(variants.specs, { ...settings, load, seedPets: 120, scratchDir, log }),
+          runServerBench(serverSpecs, {
+            ...settings,
+            scenarios,
+            load,
+            seedPets: 120,
+            scratchDir,
+            log,
+          }),
         )
       : skipped;
     const client = wanted("client")

@@ -47,6 +47,13 @@ describe("summariseProfile", () => {
     expect(summary.self[1]).toEqual({ name: "handle server/app:1", percent: 25 });
   });
 
+  it("gives self time per module", () => {
+    expect(summary.moduleSelf).toEqual([
+      { name: "express@5.3.0", percent: 75 },
+      { name: "server/app", percent: 25 },
+    ]);
+  });
+
   it("gives inclusive time per module: a caller includes what it calls", () => {
     expect(summary.modules).toEqual([
       { name: "server/app", percent: 100 },

@@ -1,6 +1,8 @@
 /**
  * Reads a V8 .cpuprofile (`node --cpu-prof`) and says where the time went: self time per function
- * and inclusive time per package, the two views that point at what a request could stop doing.
+ * and self and inclusive time per package: the views that point at what a request could stop doing.
+ * Inclusive time of a middleware includes whatever it calls through `next()`, so self time per
+ * module is the fairer account of what each piece costs.
  */
 
 /** The parts of a .cpuprofile this summary reads. */
@@ -46,7 +48,7 @@ function top(totals: Map<string, number>, all: number, count: number): Share[] {
 export function summariseProfile(
   profile: CpuProfile,
   count = 25,
-): { self: Share[]; modules: Share[] } {
+): { self: Share[]; modules: Share[]; moduleSelf: Share[] } {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes)
@@ -60,11 +62,19 @@ export function summariseProfile(
   });
   const self = new Map<string, number>();
   const modules = new Map<string, number>();
+  const moduleSelf = new Map<string, number>();
   for (const [id, time] of timeById) {
     const node = byId.get(id);
     if (node === undefined) continue;
     const label = functionLabel(node.callFrame);
     self.set(label, (self.get(label) ?? 0) + time);
+    // Native frames (no URL: syscalls, GC) count toward their nearest script caller's module.
+    let owner: string | null = null;
+    for (let at: number | undefined = id; at !== undefined && owner === null; at = parent.get(at)) {
+      owner = moduleOf(byId.get(at)?.callFrame.url ?? "");
+    }
+    const ownerName = owner ?? node.callFrame.functionName ?? "(other)";
+    moduleSelf.set(ownerName, (moduleSelf.get(ownerName) ?? 0) + time);
     // Each module counts once per sample however deep it recurses.
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
@@ -75,5 +85,9 @@ export function summariseProfile(
       }
     }
   }
-  return { self: top(self, all, count), modules: top(modules, all, count) };
+  return {
+    self: top(self, all, count),
+    modules: top(modules, all, count),
+    moduleSelf: top(moduleSelf, all, count),
+  };
 }

@@ -48,6 +48,10 @@ async function main(): Promise<void> {
     console.log("\nself time (whole process, including start-up):");
     for (const share of summary.self)
       console.log(`${share.percent.toFixed(1).padStart(6)}%  ${share.name}`);
+    console.log("\nself time per module (native frames count toward their caller's module):");
+    for (const share of summary.moduleSelf) {
+      console.log(`${share.percent.toFixed(1).padStart(6)}%  ${share.name}`);
+    }
     console.log("\ninclusive time per module:");
     for (const share of summary.modules)
       console.log(`${share.percent.toFixed(1).padStart(6)}%  ${share.name}`);

@@ -89,6 +89,8 @@ export interface VariantFigures {
 
 /** Options of a server bench run. */
 export interface ServerBenchOptions {
+  /** Scenarios to run (default all). */
+  scenarios?: readonly Scenario["id"][];
   rounds: number;
   warmupSeconds: number;
   load: WrkLoad;
@@ -118,6 +120,7 @@ export async function runServerBench(
   options: ServerBenchOptions,
 ): Promise<VariantFigures[]> {
   const running: RunningVariant[] = [];
+  const scenarios = SCENARIOS.filter((s) => options.scenarios?.includes(s.id) ?? true);
   try {
     for (const spec of specs) {
       const variant = await startVariant(spec.id, spec.env, "/v1/pets?limit=20");
@@ -130,12 +133,12 @@ export async function runServerBench(
     const results = new Map<string, RoundResult[]>();
     const warmup = { ...options.load, seconds: options.warmupSeconds };
     for (const variant of running) {
-      for (const scenario of SCENARIOS) {
+      for (const scenario of scenarios) {
         await runWrk(variant.url, scenario.request(variant.key), warmup, options.scratchDir);
       }
     }
     for (let round = 0; round < options.rounds; round++) {
-      for (const scenario of SCENARIOS) {
+      for (const scenario of scenarios) {
         const order = running.map(
           (_, i) => running[(i + round) % running.length] as RunningVariant,
         );
@@ -191,6 +194,7 @@ export function summarise(figures: VariantFigures[], results: Map<string, RoundR
   for (const variant of figures) {
     for (const scenario of SCENARIOS) {
       const rounds = roundsOf(variant.id, scenario.id);
+      if (rounds.length === 0) continue;
       variant.scenarios[scenario.id] = {
         rounds,
         reqPerSec: median(rounds.map((r) => r.reqPerSec)),
