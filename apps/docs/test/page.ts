@@ -11,7 +11,8 @@ export const PAGE_PATH = fileURLToPath(new URL("../dist/index.html", import.meta
 
 /** The built page's HTML; throws a clear message when it has not been built. */
 export function builtPage(): string {
-  if (!existsSync(PAGE_PATH)) throw new Error(`${PAGE_PATH} is missing: run \`pnpm run docs\` first`);
+  if (!existsSync(PAGE_PATH))
+    throw new Error(`${PAGE_PATH} is missing: run \`pnpm run docs\` first`);
   return readFileSync(PAGE_PATH, "utf8");
 }
 

@@ -8,9 +8,11 @@ const serializers = compileResponseSerializers(spec);
 describe("compileResponseSerializers", () => {
   it("has a serializer for every documented JSON response of every operation", () => {
     for (const { operationId, method, path } of specOperations(spec)) {
-      const responses = (spec.paths[path]?.[method.toLowerCase()] as { responses: object })
-        .responses;
-      for (const status of Object.keys(responses)) {
+      const operation = spec.paths[path]?.[method.toLowerCase()] as
+        | { responses: object }
+        | undefined;
+      expect(operation, `${method} ${path}`).toBeDefined();
+      for (const status of Object.keys(operation?.responses ?? {})) {
         expect(
           serializers.has(serializerKey(operationId, status)),
           `${operationId} ${status}`,
