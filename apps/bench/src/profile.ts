@@ -1,6 +1,6 @@
 /**
  * `pnpm --filter @animal-store/bench profile -- [--variant=ours-sqlite] [--scenario=list20]
- * [--seconds=10]`: runs one variant under `node --cpu-prof` with wrk on one scenario, then prints
+ * [--seconds=10] [--top=30]`: runs one variant under `node --cpu-prof` with wrk on one scenario, then prints
  * where the server's time went. This is how the server's per-request work was found and trimmed.
  */
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     const file = (await readdir(scratchDir)).find((name) => name.endsWith(".cpuprofile"));
     if (file === undefined) throw new Error("the server wrote no .cpuprofile");
     const profile = JSON.parse(await readFile(join(scratchDir, file), "utf8")) as CpuProfile;
-    const summary = summariseProfile(profile, 30);
+    const summary = summariseProfile(profile, Number(option("top", "30")));
     console.log("\nself time (whole process, including start-up):");
     for (const share of summary.self)
       console.log(`${share.percent.toFixed(1).padStart(6)}%  ${share.name}`);

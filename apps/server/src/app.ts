@@ -2,12 +2,12 @@
  * createApp: the Express application as a pure factory. It takes its store, limiter, clock,
  * config and logger, binds no port and reads no environment, so tests build as many as they like.
  */
-import express, { type Express } from "express";
-import * as OpenApiValidator from "express-openapi-validator";
+import express, { type Express, type Request } from "express";
 import type { Logger } from "pino";
 import { createKeyLookup } from "./api-keys.js";
 import { identifyCaller, type KeyLookup, requireApiKey } from "./auth.js";
 import type { AppConfig } from "./config.js";
+import { contractValidation } from "./contract-validation.js";
 import { getPetDeprecation, getPetDeprecationHeaders } from "./deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { rejectNonFiniteParameters } from "./finite-parameters.js";
@@ -15,6 +15,7 @@ import { compileResponseSerializers, createHandlers, runHandlers } from "./handl
 import { corsFor, staticResponseHeaders } from "./http-headers.js";
 import { buildOperationTable, resolveOperation } from "./operation-router.js";
 import { opsRoutes } from "./ops-routes.js";
+import { pipeline, when } from "./pipeline.js";
 import { type RateLimiter, rateLimitMiddleware } from "./rate-limit/index.js";
 import { jsonRequestBody } from "./request-body.js";
 import { requestContext } from "./request-context.js";
@@ -61,35 +62,32 @@ export function createApp(deps: AppDeps): Express {
   const cors = corsFor(config.corsOrigins);
   if (cors) app.use(cors);
 
-  const v1 = express.Router();
-  // First, so every getPet response (401 and 429 included) carries Deprecation, Sunset, Link.
-  // A pattern without named parameters: a bad percent-escape in the id must not fail here,
-  // before rate limiting (the validator answers it with 400 and every header).
-  v1.get(GET_PET_ROUTE, getPetDeprecationHeaders);
-  v1.use(identifyCaller(deps.keyLookup ?? createKeyLookup(store, config.apiKeyCacheTtlMs)));
-  // After identifyCaller, before requireApiKey: 401s are counted and carry the headers too.
-  v1.use(rateLimitMiddleware({ limiter: deps.limiter, clock: deps.clock }));
-  v1.use(requireApiKey);
-  v1.get(GET_PET_ROUTE, getPetDeprecation({ clock: deps.clock }));
-  v1.use(resolveOperation(buildOperationTable(specOperations(spec))));
-  v1.use(jsonRequestBody(requestBodyLimitBytes(spec)));
-  v1.use(
-    OpenApiValidator.middleware({
-      // The validator annotates the document it is given; it gets its own copy.
-      apiSpec: structuredClone(spec) as never,
-      validateApiSpec: false,
-      validateRequests: { allowUnknownQueryParameters: false },
-      validateResponses: config.validateResponses,
-      validateSecurity: false,
-      // Bodies are JSON only and parsed above; no multipart middleware (one less step a request).
-      fileUploader: false,
-    }),
-  );
-  v1.use(rejectNonFiniteParameters);
+  const operations = specOperations(spec);
+  const validation = contractValidation(spec, operations, {
+    validateResponses: config.validateResponses,
+  });
   const handlers = createHandlers(store, { defaultListLimit: defaultListLimit(spec) });
   // Compiled here, before the first request; without response validation answers use them.
   const serializers = config.validateResponses ? undefined : compileResponseSerializers(spec);
-  v1.use(runHandlers(handlers, serializers));
+  const isGetPet = (req: Request) =>
+    (req.method === "GET" || req.method === "HEAD") && GET_PET_ROUTE.test(req.path);
+  // Every API request takes these steps in this order, run by one Express layer (pipeline.ts).
+  const v1 = pipeline([
+    // First, so every getPet response (401 and 429 included) carries Deprecation, Sunset, Link.
+    // A pattern without named parameters: a bad percent-escape in the id must not fail here,
+    // before rate limiting (the validator answers it with 400 and every header).
+    when(isGetPet, getPetDeprecationHeaders),
+    identifyCaller(deps.keyLookup ?? createKeyLookup(store, config.apiKeyCacheTtlMs)),
+    // After identifyCaller, before requireApiKey: 401s are counted and carry the headers too.
+    rateLimitMiddleware({ limiter: deps.limiter, clock: deps.clock }),
+    requireApiKey,
+    when(isGetPet, getPetDeprecation({ clock: deps.clock })),
+    resolveOperation(buildOperationTable(operations)),
+    jsonRequestBody(requestBodyLimitBytes(spec)),
+    validation.middleware,
+    rejectNonFiniteParameters,
+    runHandlers(handlers, serializers),
+  ]);
   app.use("/v1", v1);
   // After /v1, so API requests never walk the ops routes (none of them is under /v1).
   app.use(
