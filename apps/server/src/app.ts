@@ -57,10 +57,9 @@ export function createApp(deps: AppDeps): Express {
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy > 0 ? config.trustProxy : false);
 
-  app.use(requestContext(logger));
-  app.use(staticResponseHeaders());
+  // Every request, ops routes included: one layer.
   const cors = corsFor(config.corsOrigins);
-  if (cors) app.use(cors);
+  app.use(pipeline([requestContext(logger), staticResponseHeaders(), ...(cors ? [cors] : [])]));
 
   const operations = specOperations(spec);
   const validation = contractValidation(spec, operations, {

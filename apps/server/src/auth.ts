@@ -25,8 +25,13 @@ export type Caller =
   | { kind: "key"; key: ApiKeyRecord }
   | { kind: "anonymous"; address: string; failure: "missing" | "invalid" };
 
-/** Resolves a presented plaintext key to its record; null when unknown or revoked. */
-export type KeyLookup = (plaintextKey: string) => Promise<ApiKeyRecord | null>;
+/**
+ * Resolves a presented plaintext key to its record; null when unknown or revoked. A lookup that
+ * knows the answer already (a cache hit) may answer synchronously.
+ */
+export type KeyLookup = (
+  plaintextKey: string,
+) => ApiKeyRecord | null | Promise<ApiKeyRecord | null>;
 
 const REALM = 'Bearer realm="animal-store"';
 const INVALID_CHALLENGE = `${REALM}, error="invalid_token"`;
@@ -40,31 +45,57 @@ function callerAddress(req: Request): string {
 
 /** Middleware: sets `res.locals.caller`; never rejects (rate limiting still applies). */
 export function identifyCaller(keyLookup: KeyLookup) {
-  return async function identifyCallerMiddleware(
-    req: Request,
-    res: Response,
-    next: NextFunction,
-  ): Promise<void> {
+  return function identifyCallerMiddleware(req: Request, res: Response, next: NextFunction): void {
     const header = req.headers.authorization;
     // Another scheme (Basic, ...) is no bearer credential at all: "missing", not "invalid".
     if (header === undefined || !BEARER_SCHEME.test(header)) {
       res.locals.caller = { kind: "anonymous", address: callerAddress(req), failure: "missing" };
-    } else {
-      const token = BEARER_TOKEN.exec(header)?.[1];
-      let record: ApiKeyRecord | null = null;
-      try {
-        record = token ? await keyLookup(token) : null;
-      } catch (err) {
-        // The key store is unreachable: limit by address meanwhile; requireApiKey answers the error
-        // (503), so that response still carries X-RateLimit-* like every other.
-        res.locals.keyLookupError = err;
-      }
-      res.locals.caller = record
-        ? ({ kind: "key", key: record } satisfies Caller)
-        : ({ kind: "anonymous", address: callerAddress(req), failure: "invalid" } satisfies Caller);
+      next();
+      return;
     }
-    next();
+    const token = BEARER_TOKEN.exec(header)?.[1];
+    let found: ReturnType<KeyLookup> = null;
+    try {
+      found = token ? keyLookup(token) : null;
+    } catch (err) {
+      lookupFailed(res, err, next);
+      return;
+    }
+    if (found instanceof Promise) {
+      found.then(
+        (record) => identified(req, res, record, next),
+        (err: unknown) => lookupFailed(res, err, next),
+      );
+    } else {
+      identified(req, res, found, next);
+    }
   };
+}
+
+function identified(
+  req: Request,
+  res: Response,
+  record: ApiKeyRecord | null,
+  next: NextFunction,
+): void {
+  res.locals.caller = record
+    ? ({ kind: "key", key: record } satisfies Caller)
+    : ({ kind: "anonymous", address: callerAddress(req), failure: "invalid" } satisfies Caller);
+  next();
+}
+
+/**
+ * The key store is unreachable: limit by address meanwhile; requireApiKey answers the error (503),
+ * so that response still carries X-RateLimit-* like every other.
+ */
+function lookupFailed(res: Response, err: unknown, next: NextFunction): void {
+  res.locals.keyLookupError = err;
+  res.locals.caller = {
+    kind: "anonymous",
+    address: callerAddress(res.req),
+    failure: "invalid",
+  } satisfies Caller;
+  next();
 }
 
 const MISSING_KEY_MESSAGE = "Missing credentials: send Authorization: Bearer <API_KEY>.";

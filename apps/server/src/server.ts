@@ -85,7 +85,7 @@ export async function startServer(
   let warming = true;
   const storeLookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
   const keyLookup: KeyLookup = (key) =>
-    warming && key === warmUpKey ? Promise.resolve(warmUpRecord) : storeLookup(key);
+    warming && key === warmUpKey ? warmUpRecord : storeLookup(key);
   const app = createApp({
     store: withDryRunWrites(store, () => warming),
     limiter,

@@ -10,13 +10,16 @@ export interface ConsumeOptions {
 
 /** A store of per-subject counters for the minute and day windows, plus bans. */
 export interface RateLimiter {
-  /** Counts one request for `subject` at `nowMs`; a rejected request does not count at all. */
+  /**
+   * Counts one request for `subject` at `nowMs`; a rejected request does not count at all. A
+   * store that decides in-process answers synchronously (no promise on the hot path).
+   */
   consume(
     subject: string,
     limits: PlanLimits,
     nowMs: number,
     options?: ConsumeOptions,
-  ): Promise<RateLimitDecision>;
+  ): RateLimitDecision | Promise<RateLimitDecision>;
   /** Readiness probe: resolves when the backing store answers, rejects otherwise. */
   check(): Promise<void>;
   /** Releases timers and connections. */

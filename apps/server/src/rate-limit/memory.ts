@@ -49,7 +49,7 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
   timer.unref();
 
   return {
-    async consume(subject, limits, nowMs, consumeOptions) {
+    consume(subject, limits, nowMs, consumeOptions) {
       if (nowMs > latestMs) latestMs = nowMs;
       const w = windowsAt(nowMs);
       let s = subjects.get(subject);

@@ -43,15 +43,18 @@ export function rateLimitMiddleware(options: RateLimitMiddlewareOptions): Reques
       address: req.ip ?? req.socket.remoteAddress ?? "unknown",
       failure: "missing",
     };
-    limiter
-      .consume(rateLimitSubject(caller), limitsFor(caller), clock(), {
-        banEligible: caller.kind === "key",
-      })
-      .then((decision) => {
-        res.setHeader("X-RateLimit-Limit", decision.limit);
-        res.setHeader("X-RateLimit-Remaining", decision.remaining);
-        res.setHeader("X-RateLimit-Reset", decision.reset);
-        next(decision.allowed ? undefined : refusal(decision));
-      }, next);
+    const decided = limiter.consume(rateLimitSubject(caller), limitsFor(caller), clock(), {
+      banEligible: caller.kind === "key",
+    });
+    if (decided instanceof Promise) decided.then((decision) => apply(decision, res, next), next);
+    else apply(decided, res, next);
   };
+}
+
+/** Sets X-RateLimit-* from `decision` and passes on, with a 429 when it refuses. */
+function apply(decision: RateLimitDecision, res: Response, next: NextFunction): void {
+  res.setHeader("X-RateLimit-Limit", decision.limit);
+  res.setHeader("X-RateLimit-Remaining", decision.remaining);
+  res.setHeader("X-RateLimit-Reset", decision.reset);
+  next(decision.allowed ? undefined : refusal(decision));
 }
