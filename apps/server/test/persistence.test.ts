@@ -94,4 +94,53 @@ describe("SQLite persistence", () => {
       await third.close();
     }
   });
+  it("commits creates that arrive together in one transaction, and settles each after it", async () => {
+    const store = await openSqliteStore(join(temp.dir, "group.db"));
+    const raw = (store as unknown as { raw: Database.Database }).raw;
+    const exec = raw.exec.bind(raw);
+    const statements: string[] = [];
+    raw.exec = (sql: string) => {
+      statements.push(sql);
+      return exec(sql);
+    };
+    try {
+      const created = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => store.createPet({ name: `pet ${i}`, categoryId: 1 })),
+      );
+      expect(statements.filter((sql) => sql === "COMMIT")).toHaveLength(1);
+      expect(new Set(created.map((pet) => pet.id)).size).toBe(40);
+      expect(created[39]).toEqual({
+        id: (created[0]?.id ?? 0) + 39,
+        name: "pet 39",
+        categoryId: 1,
+      });
+      expect(await store.listPets({ limit: 100 })).toHaveLength(40);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("fails only the create the database refuses when they were batched together", async () => {
+    const file = join(temp.dir, "refuse.db");
+    await (await openSqliteStore(file)).close();
+    const db = new Database(file);
+    db.exec(
+      "create trigger refuse before insert on pets when new.name = 'refused' " +
+        "begin select raise(abort, 'refused by trigger'); end",
+    );
+    db.close();
+    const store = await openSqliteStore(file);
+    try {
+      const results = await Promise.allSettled(
+        ["first", "refused", "last"].map((name) => store.createPet({ name, categoryId: 2 })),
+      );
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+      expect((await store.listPets({ limit: 10 })).map((pet) => pet.name)).toEqual([
+        "first",
+        "last",
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -11,7 +11,8 @@ import type { NewApiKey, Store } from "./types.js";
 /** Maps a driver error to what the server should throw (StoreUnavailableError for outages). */
 export type ErrorClassifier = (err: unknown) => unknown;
 
-function toPet(row: Selectable<PetsTable>): Pet {
+/** A `pets` row as the API shows it. */
+export function toPet(row: Selectable<PetsTable>): Pet {
   const pet: Pet = { id: row.id, name: row.name, categoryId: row.category_id };
   // A pet created without status has no status field: never null.
   if (row.status !== null) pet.status = row.status;
