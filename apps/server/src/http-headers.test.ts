@@ -19,7 +19,7 @@ async function headersOf(...middleware: RequestHandler[]): Promise<Record<string
 }
 
 describe("staticResponseHeaders", () => {
-  it("answers with exactly helmet's headers plus Cache-Control: no-store", async () => {
+  it("answers with exactly helmet's API headers plus Cache-Control: no-store", async () => {
     const helmetPerRequest = await headersOf(securityHeaders(), (_req, res, next) => {
       res.setHeader("Cache-Control", "no-store");
       next();
@@ -30,5 +30,13 @@ describe("staticResponseHeaders", () => {
       "default-src 'none';frame-ancestors 'none'",
     );
     expect(precomputed["cache-control"]).toBe("no-store");
+    expect(Object.keys(precomputed).sort()).toEqual([
+      "cache-control",
+      "content-security-policy",
+      "cross-origin-resource-policy",
+      "strict-transport-security",
+      "x-content-type-options",
+      "x-frame-options",
+    ]);
   });
 });
