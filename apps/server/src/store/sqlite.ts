@@ -112,7 +112,9 @@ export class SqliteStore extends KyselyStore {
       }
       return;
     }
-    batch.forEach(({ resolve }, i) => resolve(toPet(rows[i] as Selectable<PetsTable>)));
+    for (const [i, { resolve }] of batch.entries()) {
+      resolve(toPet(rows[i] as Selectable<PetsTable>));
+    }
   }
 
   private insertInOneTransaction(pets: NewPet[]): Array<Selectable<PetsTable>> {
