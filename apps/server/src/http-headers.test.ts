@@ -30,6 +30,7 @@ describe("staticResponseHeaders", () => {
       "default-src 'none';frame-ancestors 'none'",
     );
     expect(precomputed["cache-control"]).toBe("no-store");
+    expect(precomputed["x-frame-options"]).toBe("DENY");
     expect(Object.keys(precomputed).sort()).toEqual([
       "cache-control",
       "content-security-policy",
