@@ -16,6 +16,7 @@
 import { createRequire } from "node:module";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { ApiHttpError } from "./errors.js";
+import { templatePattern } from "./operation-router.js";
 import type { ApiSpec, SpecOperation } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -72,21 +73,6 @@ interface ContractValidators {
   validateRequest: RequestHandler;
   /** Wraps res.json to validate what the handler answers; only when responses are validated. */
   validateResponse: RequestHandler | undefined;
-}
-
-/** The contract's `/v1` path template as a pattern with one capture per parameter. */
-function templatePattern(template: string): { pattern: RegExp; names: string[] } {
-  const names: string[] = [];
-  const source = template
-    .split("/")
-    .map((segment) => {
-      const name = /^\{([^}]+)\}$/.exec(segment)?.[1];
-      if (name === undefined) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      names.push(name);
-      return "([^/]+)";
-    })
-    .join("/");
-  return { pattern: new RegExp(`^${source}/?$`), names };
 }
 
 /** Builds the validators (spec load, preprocessing and the validators' Ajv instances). */

@@ -12,15 +12,22 @@ interface PathEntry {
   allow: string;
 }
 
-function templateToPattern(template: string): RegExp {
+/**
+ * An OpenAPI path template (relative to `/v1`) as a pattern with one capture per parameter, and
+ * the parameters' names. A trailing slash is tolerated, as Express does; case is not.
+ */
+export function templatePattern(template: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
   const source = template
     .split("/")
-    .map((segment) =>
-      /^\{[^}]+\}$/.test(segment) ? "[^/]+" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
-    )
+    .map((segment) => {
+      const name = /^\{([^}]+)\}$/.exec(segment)?.[1];
+      if (name === undefined) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(name);
+      return "([^/]+)";
+    })
     .join("/");
-  // A trailing slash is tolerated, as Express does; case is not.
-  return new RegExp(`^${source}/?$`);
+  return { pattern: new RegExp(`^${source}/?$`), names };
 }
 
 function shown(path: string): string {
@@ -32,7 +39,7 @@ export function buildOperationTable(operations: SpecOperation[]): PathEntry[] {
   const byPath = new Map<string, SpecOperation[]>();
   for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
   return [...byPath].map(([path, ops]) => ({
-    pattern: templateToPattern(path),
+    pattern: templatePattern(path).pattern,
     byMethod: new Map(ops.map((op) => [op.method, op])),
     allow: ops.map((op) => op.method).join(", "),
   }));
