@@ -111,6 +111,8 @@ export async function startServer(
   }
   const url = baseUrl(server, config.host);
   logger.info({ url, engine: store.engine }, "listening");
+  // Shown at once, not with the next batch of lines.
+  logger.flush();
   let closing: Promise<void> | undefined;
   return {
     url,
@@ -123,6 +125,7 @@ export async function startServer(
         await closeGracefully(server, config.shutdownTimeoutMs);
         await Promise.allSettled([store.close(), limiter.close()]);
         logger.info("closed");
+        logger.flush();
       })();
       return closing;
     },
