@@ -17,6 +17,7 @@ import { createRequire } from "node:module";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { ApiHttpError } from "./errors.js";
 import { templatePattern } from "./operation-router.js";
+import { requestValidation } from "./request-validation.js";
 import type { ApiSpec, SpecOperation } from "./spec.js";
 
 const require = createRequire(import.meta.url);
@@ -24,13 +25,12 @@ const EOV = "express-openapi-validator/dist";
 
 interface EovOptions {
   readonly options: { validateResponses: unknown; $refParser: unknown };
-  readonly ajvOpts: { preprocessor: unknown };
+  readonly ajvOpts: { preprocessor: unknown; request: unknown };
 }
 interface EovValidatorModule {
   OpenApiValidator: new (
     options: Record<string, unknown>,
   ) => EovOptions & {
-    requestValidationMiddleware(apiDoc: unknown): RequestHandler;
     responseValidationMiddleware(apiDoc: unknown, serial: number): RequestHandler;
   };
 }
@@ -41,7 +41,7 @@ interface EovRoute {
   method: string;
 }
 interface LoadedSpec {
-  apiDoc: { paths: Record<string, Record<string, unknown>> };
+  apiDoc: { paths: Record<string, Record<string, Record<string, unknown>>> };
   routes: EovRoute[];
   serial: number;
 }
@@ -66,11 +66,13 @@ interface RouteMetadata {
   /** The path template as a pattern capturing each parameter, and the parameters' names. */
   pattern: RegExp;
   names: string[];
+  /** Validates the request against the operation (request-validation.ts). */
+  validateRequest: RequestHandler;
 }
 
 interface ContractValidators {
   routes: Map<SpecOperation["operationId"], RouteMetadata>;
-  validateRequest: RequestHandler;
+  taken: ContractValidation["taken"];
   /** Wraps res.json to validate what the handler answers; only when responses are validated. */
   validateResponse: RequestHandler | undefined;
 }
@@ -109,6 +111,7 @@ async function buildValidators(
     eov.options.validateResponses,
   ).preProcess();
 
+  const requests = requestValidation(loaded.apiDoc, eov.ajvOpts.request);
   const routes = new Map<SpecOperation["operationId"], RouteMetadata>();
   for (const operation of operations) {
     const route = loaded.routes.find(
@@ -121,18 +124,25 @@ async function buildValidators(
       throw new Error(`express-openapi-validator found no route for ${operation.operationId}`);
     }
     const method = operation.method.toLowerCase();
+    const schema = loaded.apiDoc.paths[operation.path]?.[method];
+    if (schema === undefined) throw new Error(`the loaded spec lacks ${operation.operationId}`);
     routes.set(operation.operationId, {
       expressRoute: route.expressRoute,
       openApiRoute: route.openApiRoute,
-      schema: loaded.apiDoc.paths[operation.path]?.[method],
+      schema,
       serial: loaded.serial,
       _responseSchema: apiDocRes?.paths[operation.path]?.[method],
       ...templatePattern(operation.path),
+      validateRequest: requests.forRoute({
+        method: operation.method,
+        expressRoute: route.expressRoute,
+        operation: schema,
+      }),
     });
   }
   return {
     routes,
-    validateRequest: eov.requestValidationMiddleware(loaded.apiDoc),
+    taken: requests.taken,
     validateResponse: validateResponses
       ? eov.responseValidationMiddleware(apiDocRes, loaded.serial)
       : undefined,
@@ -164,6 +174,8 @@ function pathParameters(route: RouteMetadata, path: string): Record<string, stri
 export interface ContractValidation {
   middleware: RequestHandler;
   ready: Promise<void>;
+  /** Requests validated by the direct path and by the validator's stock middleware. */
+  taken: { direct: number; stock: number };
 }
 
 /**
@@ -198,7 +210,8 @@ export function contractValidation(
       _responseSchema: route._responseSchema,
     };
     req.params = pathParams;
-    const { validateRequest, validateResponse } = built;
+    const { validateRequest } = route;
+    const { validateResponse } = built;
     if (validateResponse === undefined) {
       validateRequest(req, res, next);
       return;
@@ -221,5 +234,11 @@ export function contractValidation(
     }
     building.then(() => validate(validators as ContractValidators, req, res, next)).catch(next);
   }
-  return { middleware, ready: building };
+  return {
+    middleware,
+    ready: building,
+    get taken() {
+      return { ...(validators?.taken ?? { direct: 0, stock: 0 }) };
+    },
+  };
 }

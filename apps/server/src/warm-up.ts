@@ -26,7 +26,7 @@ export function withDryRunWrites(store: Store, dryRun: () => boolean): Store {
   });
 }
 
-/** Runs the warm-up requests against `app` with the given bearer key. */
+/** Runs the warm-up requests against `app` with the given bearer key; throws on a 5xx answer. */
 export async function warmUp(app: RequestListener, bearerKey: string): Promise<void> {
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -38,7 +38,14 @@ export async function warmUp(app: RequestListener, bearerKey: string): Promise<v
         headers: { authorization: `Bearer ${bearerKey}`, "content-type": "application/json" },
         body: request.body,
       });
-      await response.arrayBuffer();
+      const text = await response.text();
+      // A server that cannot answer its own warm-up (say, validators that failed to build)
+      // must not open its port.
+      if (response.status >= 500) {
+        throw new Error(
+          `warm-up ${request.method} ${request.path} answered ${response.status}: ${text.slice(0, 300)}`,
+        );
+      }
     }
   } finally {
     server.closeAllConnections();
