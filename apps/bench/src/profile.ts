@@ -1,9 +1,9 @@
 /**
  * `pnpm --filter @animal-store/bench profile -- [--variant=ours-sqlite] [--scenario=list20]
- * [--seconds=10] [--top=30]`: runs one variant under `node --cpu-prof` with wrk on one scenario, then prints
+ * [--seconds=10] [--top=30] [--keep=file.cpuprofile]`: runs one variant under `node --cpu-prof` with wrk on one scenario, then prints
  * where the server's time went. This is how the server's per-request work was found and trimmed.
  */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { installCleanup, stopAll } from "./processes.js";
@@ -43,6 +43,11 @@ async function main(): Promise<void> {
     );
     const file = (await readdir(scratchDir)).find((name) => name.endsWith(".cpuprofile"));
     if (file === undefined) throw new Error("the server wrote no .cpuprofile");
+    const keep = option("keep", "");
+    if (keep !== "") {
+      await copyFile(join(scratchDir, file), keep);
+      console.log(`profile kept at ${keep} (open it in Chrome DevTools' Performance panel)`);
+    }
     const profile = JSON.parse(await readFile(join(scratchDir, file), "utf8")) as CpuProfile;
     const summary = summariseProfile(profile, Number(option("top", "30")));
     console.log("\nself time (whole process, including start-up):");

@@ -3,6 +3,7 @@
  * the contract's limit 413, wrong content type 415, unknown path 404, wrong method 405 with Allow.
  * All with the Error body, never HTML.
  */
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBundledSpec, requestBodyLimitBytes } from "../src/spec.js";
 import { expectError, postJson, startTestApp, type TestApp } from "./support/test-app.js";
@@ -134,6 +135,60 @@ describe("malformed JSON, size and media type", () => {
       },
     );
     expect(response.status).toBe(201);
+  });
+
+  // Bodies of declared length and chunked ones, compressed ones and other charsets: body-parser's
+  // cases, answered with the contract's errors.
+  const chunked = (text: string): RequestInit =>
+    ({
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: new ReadableStream({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        },
+      }),
+      duplex: "half",
+    }) as RequestInit;
+
+  it("reads a body alike whether its length is declared or it comes chunked", async () => {
+    const pet = JSON.stringify({ name: "Chunky", categoryId: 1 });
+    expect((await app.api("/pets", chunked(pet))).status).toBe(201);
+    expect((await postJson(app, pet)).status).toBe(201);
+    await expectError(await app.api("/pets", chunked("{nope")), 400, "malformed_json");
+    await expectError(await postJson(app, "{nope"), 400, "malformed_json");
+    const over = pet + " ".repeat(LIMIT + 1 - pet.length);
+    const body = await expectError(await app.api("/pets", chunked(over)), 413, "payload_too_large");
+    expect(body.message).toBe(`The request body exceeds ${LIMIT} bytes.`);
+  });
+
+  it("accepts a byte order mark before the JSON, as body-parser does", async () => {
+    const response = await postJson(app, `\uFEFF${JSON.stringify({ name: "Bom", categoryId: 1 })}`);
+    expect(response.status).toBe(201);
+  });
+
+  it("reads a gzip-compressed body, and refuses a charset other than UTF-8 with 415", async () => {
+    const pet = JSON.stringify({ name: "Zipped", categoryId: 1 });
+    const zipped = await app.api("/pets", {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-encoding": "gzip" },
+      body: gzipSync(pet),
+    });
+    expect(zipped.status).toBe(201);
+    await expectError(
+      await postJson(app, pet, { "content-type": "application/json; charset=latin1" }),
+      415,
+      "unsupported_media_type",
+    );
+  });
+
+  it("keeps the connection usable after a body over the limit", async () => {
+    const big = JSON.stringify({ name: "x".repeat(2 * LIMIT), categoryId: 1 });
+    for (let i = 0; i < 3; i++) {
+      await expectError(await postJson(app, big), 413, "payload_too_large");
+      expect((await postJson(app, { name: `After${i}`, categoryId: 1 })).status).toBe(201);
+    }
   });
 
   it("415 for a body without any content type", async () => {
