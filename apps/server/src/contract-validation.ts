@@ -7,7 +7,9 @@
  * path-to-regexp on every request. Here the same pieces the middleware assembles (its spec loader,
  * schema preprocessor, RequestValidator and ResponseValidator, with its option defaults) are built
  * once, before the first request, and called synchronously; the operation was already resolved by
- * the operation router, so the validator is handed its route instead of searching for it.
+ * the operation router, so the validator is handed its route instead of searching for it. Each
+ * route's request validator is built up front too, by request-validation.ts, which also skips the
+ * validator's per-request set-up wherever it provably changes nothing.
  *
  * These are modules of express-openapi-validator's build (it declares no `exports` map), so the
  * version is pinned exactly in package.json; contract-validation.test.ts fails on an upgrade that

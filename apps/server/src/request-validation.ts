@@ -60,15 +60,32 @@ interface EovModules {
   BadRequest: new (args: { path: string; message: string }) => Error & { errors?: unknown };
 }
 
+const EOV_MEMBERS = [
+  "RequestValidator",
+  "ContentType",
+  "augmentAjvErrors",
+  "ajvErrorsToValidatorError",
+  "dereferenceParameter",
+  "normalizeParameter",
+  "BodySchemaParser",
+  "BadRequest",
+] as const;
+
+/** The validator's internals this module drives; a clear error if an upgrade moved one. */
 function loadEov(): EovModules {
   const mod = (file: string) => require(`${EOV}/${file}`) as Partial<EovModules>;
-  return {
+  const found: Partial<EovModules> = {
     ...mod("middlewares/openapi.request.validator.js"),
     ...mod("middlewares/util.js"),
     ...mod("middlewares/parsers/util.js"),
     ...mod("middlewares/parsers/body.parse.js"),
     ...mod("framework/types.js"),
-  } as EovModules;
+  };
+  const missing = EOV_MEMBERS.filter((name) => typeof found[name] !== "function");
+  if (missing.length > 0) {
+    throw new Error(`express-openapi-validator no longer provides ${missing.join(", ")}`);
+  }
+  return found as EovModules;
 }
 
 /** A route as the validator knows it: method, Express path and the (preprocessed) operation. */
