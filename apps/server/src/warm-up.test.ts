@@ -8,7 +8,7 @@ function answering(status: number) {
   const app = (req: IncomingMessage, res: ServerResponse) => {
     seen.push(`${req.method} ${req.url} ${req.headers.authorization}`);
     res.writeHead(status, { "content-type": "application/json" });
-    res.end(JSON.stringify({ code: status === 500 ? "internal_error" : "ok" }));
+    res.end(JSON.stringify({ code: status >= 500 ? "internal_error" : "ok" }));
   };
   return { app, seen };
 }
@@ -24,7 +24,13 @@ describe("warmUp", () => {
     ]);
   });
 
-  it("rejects, naming the request and the answer, when one answers 5xx", async () => {
+  it("resolves when the store is down at start (503): the server starts and recovers later", async () => {
+    const { app, seen } = answering(503);
+    await warmUp(app, "k1");
+    expect(seen).toHaveLength(3);
+  });
+
+  it("rejects, naming the request and the answer, when one answers 500", async () => {
     const { app } = answering(500);
     await expect(warmUp(app, "k1")).rejects.toThrow(
       'warm-up GET /v1/pets?limit=1&status=available answered 500: {"code":"internal_error"}',

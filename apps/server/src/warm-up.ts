@@ -26,7 +26,7 @@ export function withDryRunWrites(store: Store, dryRun: () => boolean): Store {
   });
 }
 
-/** Runs the warm-up requests against `app` with the given bearer key; throws on a 5xx answer. */
+/** Runs the warm-up requests against `app` with the given bearer key; throws on a 500 answer. */
 export async function warmUp(app: RequestListener, bearerKey: string): Promise<void> {
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -40,8 +40,9 @@ export async function warmUp(app: RequestListener, bearerKey: string): Promise<v
       });
       const text = await response.text();
       // A server that cannot answer its own warm-up (say, validators that failed to build)
-      // must not open its port.
-      if (response.status >= 500) {
+      // must not open its port. 503 is not such a failure: a store that is down at start is
+      // answered with 503 until it is back (reliability-tests), so the server still starts.
+      if (response.status === 500) {
         throw new Error(
           `warm-up ${request.method} ${request.path} answered ${response.status}: ${text.slice(0, 300)}`,
         );
