@@ -10,6 +10,7 @@ import { createApp } from "./app.js";
 import type { ApiKeyRecord, KeyLookup } from "./auth.js";
 import { answerClientError } from "./client-errors.js";
 import { type AppConfig, loadConfig } from "./config.js";
+import { expressMessageClasses } from "./express-messages.js";
 import { createLogger, type Logger } from "./logger.js";
 import { createRateLimiter } from "./rate-limit/index.js";
 import { openStore, type Store } from "./store/index.js";
@@ -94,14 +95,16 @@ export async function startServer(
     logger,
     keyLookup,
   });
+  // Requests and responses are built with Express's prototypes (express-messages.ts).
+  const messageClasses = expressMessageClasses(app);
   const server = createServer(
     // Bounded so a slow client cannot hold a connection open for minutes (Node's defaults).
-    { headersTimeout: 20_000, requestTimeout: 30_000 },
+    { headersTimeout: 20_000, requestTimeout: 30_000, ...messageClasses },
     app,
   );
   server.on("clientError", answerClientError);
   try {
-    await warmUp(app, warmUpKey);
+    await warmUp(app, warmUpKey, messageClasses);
     warming = false;
     await listen(server, config.port, config.host);
   } catch (err) {

@@ -4,7 +4,7 @@
  * before the real port opens, so no client pays for compilation. It writes nothing: while it
  * runs, createPet goes to a dry-run store that answers without storing.
  */
-import { createServer, type RequestListener } from "node:http";
+import { createServer, type RequestListener, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Store } from "./store/index.js";
 
@@ -26,9 +26,16 @@ export function withDryRunWrites(store: Store, dryRun: () => boolean): Store {
   });
 }
 
-/** Runs the warm-up requests against `app` with the given bearer key; throws on a 500 answer. */
-export async function warmUp(app: RequestListener, bearerKey: string): Promise<void> {
-  const server = createServer(app);
+/**
+ * Runs the warm-up requests against `app` with the given bearer key; throws on a 500 answer.
+ * `options` are the real server's, so the warm-up builds requests as it will.
+ */
+export async function warmUp(
+  app: RequestListener,
+  bearerKey: string,
+  options: ServerOptions = {},
+): Promise<void> {
+  const server = createServer(options, app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
     const { port } = server.address() as AddressInfo;
