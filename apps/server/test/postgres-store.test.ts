@@ -40,6 +40,34 @@ describe.skipIf(!postgres.available)("PostgreSQL store", { timeout: 20_000 }, ()
     expect(store.engine).toBe("postgres");
   });
 
+  it("migrates a second schema while this one already holds its tables (two deployments, one database)", async () => {
+    const second = `${schema}_b`;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const other = await openPostgresStore({ url, schema: second, maxConnections: 2 });
+      try {
+        const pet = await other.createPet({ name: "Second", categoryId: 1 });
+        expect(await other.listPets({ limit: 10 })).toEqual([pet]);
+      } finally {
+        await other.close();
+      }
+      const { rows } = await client.query<{ tablename: string }>(
+        "select tablename from pg_tables where schemaname = $1 order by tablename",
+        [second],
+      );
+      expect(rows.map((row) => row.tablename)).toEqual([
+        "api_keys",
+        "kysely_migration",
+        "kysely_migration_lock",
+        "pets",
+      ]);
+    } finally {
+      await client.query(`drop schema if exists ${second} cascade`);
+      await client.end();
+    }
+  });
+
   it("stores pets with numeric ids, the largest values, and no status when none was given", async () => {
     const rex = await store.createPet({
       name: "Rex",

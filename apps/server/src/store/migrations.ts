@@ -45,9 +45,20 @@ function migrationsFor(engine: Engine): Record<string, Migration> {
 }
 
 /** Brings the schema up to date; safe to run on every start and from several processes. */
-export async function migrateToLatest(db: Kysely<unknown>, engine: Engine): Promise<void> {
+export async function migrateToLatest(
+  db: Kysely<unknown>,
+  engine: Engine,
+  schema?: string,
+): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrationsFor(engine) };
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  // Without a schema, Kysely takes migration tables in ANY schema of the database for its own,
+  // so a second deployment in another schema would skip creating them and fail.
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+  });
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === "Error")?.migrationName;
     const reason = error instanceof Error ? error.message : String(error);

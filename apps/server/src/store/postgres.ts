@@ -83,7 +83,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       await sql`select pg_advisory_lock(hashtext(${`animal-store:${schema}`}))`.execute(conn);
       try {
         await conn.schema.createSchema(schema).ifNotExists().execute();
-        await migrateToLatest(db as Kysely<unknown>, "postgres");
+        await migrateToLatest(db as Kysely<unknown>, "postgres", schema);
       } finally {
         await sql`select pg_advisory_unlock(hashtext(${`animal-store:${schema}`}))`.execute(conn);
       }
