@@ -12,7 +12,7 @@ import { measureClientSize } from "./client-size.js";
 import { runDevBench } from "./dev-bench.js";
 import { currentLoad, describeMachine } from "./machine.js";
 import { runMockBench } from "./mock-bench.js";
-import { installCleanup, stopAll } from "./processes.js";
+import { cleanUpWhenStopped, installCleanup, stopAll, stoppedEarly } from "./processes.js";
 import { renderMarkdown } from "./report-markdown.js";
 import { type BenchResults, evaluateTargets, type Section } from "./results.js";
 import { runServerBench, type Scenario } from "./server-bench.js";
@@ -44,6 +44,8 @@ const wanted = (name: (typeof SECTIONS)[number]) => only === undefined || only.i
 const log = (line: string) => console.log(line);
 
 async function measure<T>(name: string, run: () => Promise<T>): Promise<Section<T>> {
+  const stopped = stoppedEarly();
+  if (stopped !== null) return { ok: false, reason: `the run was stopped (${stopped})` };
   log(`\n== ${name}`);
   try {
     return { ok: true, value: await run() };
@@ -81,6 +83,9 @@ async function main(): Promise<void> {
   log(`bench: ${machine.cpuModel}, ${machine.cores} cores, load ${machine.loadAtStart.join(" ")}`);
   await warmFetch();
   const variants = await createVariantSpecs(scratchDir, compare);
+  // Run by stopAll, in the finally below or on Ctrl-C, SIGTERM or the time budget.
+  cleanUpWhenStopped(variants.cleanup);
+  cleanUpWhenStopped(() => rm(scratchDir, { recursive: true, force: true }));
   // --variants=ours-sqlite,ours-before,bare-express narrows a focused comparison.
   const pickedVariants = listOption("variants");
   const serverSpecs = variants.specs.filter((s) => pickedVariants?.includes(s.id) ?? true);
@@ -134,6 +139,11 @@ async function main(): Promise<void> {
       dev,
       mock,
     };
+    const stopped = stoppedEarly();
+    if (stopped !== null) {
+      log(`bench: stopped (${stopped}); bench/results/latest.{md,json} left as they were`);
+      return;
+    }
     const results: BenchResults = { ...partial, targets: evaluateTargets(partial) };
     const outDir = join(root, "bench/results");
     await mkdir(outDir, { recursive: true });
@@ -145,8 +155,6 @@ async function main(): Promise<void> {
     log(`bench: wrote bench/results/latest.{md,json} in ${results.durationSeconds.toFixed(0)} s`);
   } finally {
     await stopAll();
-    await variants.cleanup();
-    await rm(scratchDir, { recursive: true, force: true });
   }
 }
 

@@ -38,9 +38,23 @@ export async function stopTracked(child: ChildProcess, graceMs = 3000): Promise<
   signalGroup(child, "SIGKILL");
 }
 
-/** Stops every tracked child still running. */
+const afterStop = new Set<() => Promise<void>>();
+
+/**
+ * Registers what a run leaves outside its processes (a PostgreSQL schema, Redis keys), to be
+ * removed when the run is stopped early; returns the function that unregisters it.
+ */
+export function cleanUpWhenStopped(cleanup: () => Promise<void>): () => void {
+  afterStop.add(cleanup);
+  return () => afterStop.delete(cleanup);
+}
+
+/** Stops every tracked child still running, then runs the registered clean-ups. */
 export async function stopAll(): Promise<void> {
   await Promise.all([...live].map((child) => stopTracked(child)));
+  const cleanups = [...afterStop];
+  afterStop.clear();
+  await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
 }
 
 /** Synchronous last resort for `exit`: SIGKILL every tracked group. */
@@ -48,17 +62,29 @@ function killAllNow(): void {
   for (const child of live) signalGroup(child, "SIGKILL");
 }
 
+let stopReason: string | null = null;
+
+/**
+ * Why the run is being stopped early (a signal, the time budget), or null: a stopped run measures
+ * nothing more and must not replace the published results with its partial ones.
+ */
+export function stoppedEarly(): string | null {
+  return stopReason;
+}
+
 /** Makes sure no child outlives the bench: on exit, on Ctrl-C/SIGTERM and after `deadlineMs`. */
 export function installCleanup(deadlineMs: number): void {
   process.once("exit", killAllNow);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     process.once(signal, () => {
+      stopReason = signal;
       console.error(`\nbench: ${signal}, stopping every process it started`);
       void stopAll().finally(() => process.exit(130));
     });
   }
   const deadline = setTimeout(() => {
-    console.error(`bench: over its ${deadlineMs / 1000} s budget, stopping`);
+    stopReason = `over its ${deadlineMs / 1000} s budget`;
+    console.error(`bench: ${stopReason}, stopping`);
     void stopAll().finally(() => process.exit(1));
   }, deadlineMs);
   deadline.unref();

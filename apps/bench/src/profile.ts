@@ -6,7 +6,7 @@
 import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { installCleanup, stopAll } from "./processes.js";
+import { cleanUpWhenStopped, installCleanup, stopAll } from "./processes.js";
 import { type CpuProfile, summariseProfile } from "./profile-summary.js";
 import { SCENARIOS, seed } from "./server-bench.js";
 import { createVariantSpecs } from "./variant-env.js";
@@ -25,6 +25,9 @@ async function main(): Promise<void> {
     throw new Error(`--scenario is one of ${SCENARIOS.map((s) => s.id).join(", ")}`);
   const scratchDir = await mkdtemp(join(tmpdir(), "animal-store-profile-"));
   const variants = await createVariantSpecs(scratchDir);
+  // Run by stopAll, in the finally below or on Ctrl-C, SIGTERM or the time budget.
+  cleanUpWhenStopped(variants.cleanup);
+  cleanUpWhenStopped(() => rm(scratchDir, { recursive: true, force: true }));
   try {
     const spec = variants.specs.find((s) => s.id === variantId);
     if (spec === undefined)
@@ -62,8 +65,6 @@ async function main(): Promise<void> {
       console.log(`${share.percent.toFixed(1).padStart(6)}%  ${share.name}`);
   } finally {
     await stopAll();
-    await variants.cleanup();
-    await rm(scratchDir, { recursive: true, force: true });
   }
 }
 
