@@ -24,7 +24,7 @@ export {
   PLAN_LIMITS,
   parseRateLimitEnv,
 } from "./rate-limit/index.js";
-export type { RunningServer } from "./server.js";
+export type { RunningServer, StartOptions } from "./server.js";
 export { startServer } from "./server.js";
 export type { NewApiKey, Store } from "./store/index.js";
 export { openStore } from "./store/index.js";

@@ -63,9 +63,16 @@ export function closeGracefully(server: Server, timeoutMs: number): Promise<void
   });
 }
 
+/** What a caller may replace besides the environment (tests and gates). */
+export interface StartOptions {
+  /** Milliseconds since the epoch for rate-limit windows and sunsets; default Date.now. */
+  clock?: () => number;
+}
+
 /** Starts a real server on `env`; resolves once listening and warmed up. */
 export async function startServer(
   env: Record<string, string | undefined> = process.env,
+  options: StartOptions = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env);
   const logger = createLogger(config);
@@ -90,7 +97,7 @@ export async function startServer(
   const app = createApp({
     store: withDryRunWrites(store, () => warming),
     limiter,
-    clock: Date.now,
+    clock: options.clock ?? Date.now,
     config,
     logger,
     keyLookup,

@@ -41,6 +41,30 @@ describe("startServer", () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });
 
+  it("runs on the clock it is given (rate-limit windows and sunsets)", async () => {
+    const minuteStart = Date.UTC(2040, 0, 1, 12, 0);
+    const server = await startServer(
+      {
+        NODE_ENV: "test",
+        PORT: "0",
+        LOG_LEVEL: "silent",
+        DATABASE_URL: `file:${join(temp.dir, "clock.db")}`,
+      },
+      { clock: () => minuteStart + 1500 },
+    );
+    try {
+      const key = await server.createKey({ plan: "pro", name: "clock" });
+      const answer = await fetch(`${server.url}/v1/pets`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(answer.status).toBe(200);
+      // The window's reset is the end of the given clock's minute, not of the real one.
+      expect(answer.headers.get("x-ratelimit-reset")).toBe(String((minuteStart + 60_000) / 1000));
+    } finally {
+      await server.close();
+    }
+  });
+
   it("refuses a bad environment before opening anything", async () => {
     await expect(startServer({ PORT: "0", LOG_LEVEL: "loud" })).rejects.toThrow(/^LOG_LEVEL/);
   });
