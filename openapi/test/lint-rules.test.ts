@@ -102,6 +102,27 @@ const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
     },
   ],
   [
+    "rule/deprecated-operation-declares-x-sunset",
+    "getPet without x-deprecated-since",
+    (s) => {
+      delete getPet(s)["x-deprecated-since"];
+    },
+  ],
+  [
+    "rule/replaced-operation-declares-link",
+    "getPet's 200 without Link",
+    (s) => {
+      delete getPet(s).responses["200"].headers.Link;
+    },
+  ],
+  [
+    "rule/sunset-operation-declares-410",
+    "getPet without its 410",
+    (s) => {
+      delete getPet(s).responses["410"];
+    },
+  ],
+  [
     "rule/operation-has-metadata",
     "createPet without operationId",
     (s) => {

@@ -8,43 +8,26 @@
 //   RFC 9745 `Deprecation` header the spec declares (and failing its own response check). Where
 //   an operation declares that header, the mock drops the flag so the declared header is served.
 
+import { basePathOf, deref, HTTP_METHODS } from "@animal-store/openapi";
+
 /** @typedef {Record<string, any>} Json a parsed OpenAPI document or part of one */
-
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
-
-/** The path every server URL of the spec ends with (e.g. `/v1`); throws when they disagree. */
-export function basePathOf(/** @type {Json} */ spec) {
-  const servers = Array.isArray(spec.servers) ? spec.servers : [];
-  const bases = new Set(
-    servers.map(
-      (/** @type {{ url: string, variables?: Record<string, { default: string }> }} */ s) => {
-        const url = s.url.replace(/\{(\w+)\}/g, (_, name) => s.variables?.[name]?.default ?? name);
-        return new URL(url, "http://localhost").pathname.replace(/\/+$/, "");
-      },
-    ),
-  );
-  if (bases.size > 1) {
-    throw new Error(`The spec's servers disagree on the base path: ${[...bases].join(", ")}`);
-  }
-  return [...bases][0] ?? "";
-}
 
 /** True when one of the operation's responses declares a `Deprecation` header. */
 function declaresDeprecationHeader(/** @type {Json} */ spec, /** @type {Json} */ operation) {
-  return Object.values(operation.responses ?? {}).some((response) => {
-    const ref = typeof response?.$ref === "string" ? response.$ref : null;
-    const resolved = ref ? spec.components?.responses?.[ref.split("/").pop() ?? ""] : response;
-    return Object.keys(resolved?.headers ?? {}).some(
+  return Object.values(operation.responses ?? {}).some((response) =>
+    Object.keys(deref(/** @type {any} */ (spec), response).headers ?? {}).some(
       (name) => name.toLowerCase() === "deprecation",
-    );
-  });
+    ),
+  );
 }
 
 /** The path item with Prism's own deprecation header turned off where the spec declares one. */
 function withDeclaredDeprecation(/** @type {Json} */ spec, /** @type {Json} */ item) {
   return Object.fromEntries(
     Object.entries(item).map(([key, operation]) =>
-      METHODS.includes(key) && operation?.deprecated && declaresDeprecationHeader(spec, operation)
+      /** @type {readonly string[]} */ (HTTP_METHODS).includes(key) &&
+      operation?.deprecated &&
+      declaresDeprecationHeader(spec, operation)
         ? [key, { ...operation, deprecated: false }]
         : [key, operation],
     ),
@@ -53,7 +36,7 @@ function withDeclaredDeprecation(/** @type {Json} */ spec, /** @type {Json} */ i
 
 /** The spec Prism serves: paths under the servers' base path, declared headers kept. */
 export function mockSpecFrom(/** @type {Json} */ spec) {
-  const basePath = basePathOf(spec);
+  const basePath = basePathOf(/** @type {any} */ (spec));
   const paths = Object.fromEntries(
     Object.entries(spec.paths ?? {}).map(([path, item]) => [
       `${basePath}${path}`,

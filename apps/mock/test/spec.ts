@@ -1,26 +1,15 @@
 // The bundled contract, read the way the mock reads it: tests compare answers with its examples.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { deref as derefIn, loadBundledSpec } from "@animal-store/openapi";
 
 // biome-ignore lint/suspicious/noExplicitAny: the spec is walked dynamically and every access is asserted.
 export type Json = any;
 
 /** The bundled spec, `openapi/dist/openapi.json`. */
-export const spec: Json = JSON.parse(
-  readFileSync(
-    createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json"),
-    "utf8",
-  ),
-);
+export const spec: Json = loadBundledSpec().spec;
 
 /** Follows a local `$ref` until a concrete node is reached. */
 export function deref(node: Json): Json {
-  let current = node;
-  while (current && typeof current.$ref === "string") {
-    const path = current.$ref.replace(/^#\//, "").split("/");
-    current = path.reduce((acc: Json, key: string) => acc?.[key], spec);
-  }
-  return current;
+  return derefIn(spec, node);
 }
 
 /** The named examples of one response body of an operation. */

@@ -2,30 +2,18 @@
 // Generates src/generated/operations.ts (method + path template → operationId) from the bundled
 // contract, so the client can name the operation a response belongs to without restating the spec.
 // With --check it writes nothing and exits 1 when the committed file differs (the drift gate).
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { bundledSpecPath, readSpec, specOperations } from "@animal-store/openapi";
 import { writeOrCheckGenerated } from "../../../scripts/write-generated.mjs";
 
-const require = createRequire(import.meta.url);
 const target = fileURLToPath(new URL("../src/generated/operations.ts", import.meta.url));
-const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /** Renders the operation table of the spec at `specPath` as TypeScript source. */
 export async function renderOperations(specPath) {
-  const spec = JSON.parse(await readFile(specPath, "utf8"));
-  const rows = [];
-  for (const [path, item] of Object.entries(spec.paths ?? {})) {
-    for (const method of METHODS) {
-      const operation = item[method];
-      if (!operation) continue;
-      if (!operation.operationId)
-        throw new Error(`${method.toUpperCase()} ${path} has no operationId`);
-      rows.push(
-        `  { operationId: ${JSON.stringify(operation.operationId)}, method: ${JSON.stringify(method.toUpperCase())}, path: ${JSON.stringify(path)}, deprecated: ${operation.deprecated === true} },`,
-      );
-    }
-  }
+  const rows = specOperations(readSpec(specPath).spec).map(
+    ({ operationId, method, path, deprecated }) =>
+      `  { operationId: ${JSON.stringify(operationId)}, method: ${JSON.stringify(method)}, path: ${JSON.stringify(path)}, deprecated: ${deprecated} },`,
+  );
   return [
     "/**",
     " * This file was generated from openapi/openapi.yaml by packages/client/scripts/generate-operations.mjs.",
@@ -50,7 +38,7 @@ export async function renderOperations(specPath) {
 }
 
 async function main() {
-  const fresh = await renderOperations(require.resolve("@animal-store/openapi/openapi.json"));
+  const fresh = await renderOperations(bundledSpecPath);
   await writeOrCheckGenerated(target, fresh, { check: process.argv.includes("--check") });
 }
 

@@ -1,0 +1,40 @@
+/**
+ * @animal-store/openapi: the contract's one reader. Loading the bundle, the operation list (with
+ * the one list of HTTP methods), `$ref` resolution, path templates, documented responses and the
+ * extensions that carry behaviour. The server, the mock, the generators and the tests all read
+ * the contract through these functions rather than walking it themselves.
+ */
+export {
+  deref,
+  HTTP_METHODS,
+  type HttpMethod,
+  isJsonObject,
+  type JsonObject,
+  type OpenApiDocument,
+  type SecurityRequirement,
+} from "./document.js";
+export {
+  basePathOf,
+  deprecationHeaders,
+  type OperationDeprecation,
+  operationDeprecation,
+  type PlanLimits,
+  type RateLimitPolicy,
+  rateLimitPolicy,
+  requestBodyLimitBytes,
+} from "./extensions.js";
+export { bundledSpecPath, type LoadedSpec, loadBundledSpec, readSpec } from "./load.js";
+export {
+  allowsAnonymous,
+  operationById,
+  type SpecOperation,
+  specOperations,
+} from "./operations.js";
+export { type PathTemplatePattern, pathTemplatePattern } from "./path-template.js";
+export {
+  type DocumentedHeader,
+  type DocumentedResponse,
+  documentedHeaderNames,
+  documentedResponses,
+  responseForStatus,
+} from "./responses.js";
