@@ -17,4 +17,4 @@ if (build.status !== 0) {
 }
 // Same working directory as `pnpm start` (apps/server), so relative DATABASE_URLs name the same file.
 process.chdir(fileURLToPath(new URL("..", import.meta.url)));
-await import(new URL("../dist/keys-cli.js", import.meta.url).href);
+await import(new URL("../dist/keys-cli/keys-cli.js", import.meta.url).href);

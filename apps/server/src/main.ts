@@ -2,43 +2,64 @@
  * `pnpm start`: starts the server from the environment, creates a development key on the first
  * start of an empty development database, and shuts down gracefully on SIGTERM/SIGINT.
  */
-import { issueApiKey } from "./api-keys.js";
-import { type AppConfig, ConfigError, loadConfig } from "./config.js";
+import {
+  basePathOf,
+  loadBundledSpec,
+  rateLimitPolicy,
+  specOperations,
+} from "@animal-store/openapi";
+import { openStore } from "./animal-store/store/index.js";
+import { issueApiKey } from "./engine/auth/api-keys.js";
+import { type AppConfig, ConfigError, loadConfig } from "./engine/config.js";
 import { type RunningServer, startServer } from "./server.js";
-import { openStore } from "./store/index.js";
 
-/** Creates the development key before the server listens, so the database is final by then. */
-async function createDevelopmentKey(config: AppConfig): Promise<string | null> {
+/**
+ * Creates the development key before the server listens, so the database is final by then. It is
+ * on the plan keyless callers are counted on (info.x-rate-limit-anonymous-plan): the smallest.
+ */
+async function createDevelopmentKey(
+  config: AppConfig,
+): Promise<{ key: string; plan: string } | null> {
   if (config.nodeEnv !== "development") return null;
+  const policy = rateLimitPolicy(loadBundledSpec().spec);
   const store = await openStore(config.database);
   try {
     if ((await store.countApiKeys()) > 0) return null;
-    return (await issueApiKey(store, { plan: "free", name: "development" })).key;
+    const plan = policy.anonymousPlan;
+    return { key: (await issueApiKey(store, policy, { plan, name: "development" })).key, plan };
   } finally {
     await store.close();
   }
 }
 
-function printDevelopmentKey(key: string, url: string): void {
+function printDevelopmentKey({ key, plan }: { key: string; plan: string }, url: string): void {
   // Shown once, on stderr so stdout stays pure JSON logs; only the hash is stored.
   process.stderr.write(
     [
       "",
-      "Created a development API key (free plan). It is shown only this once:",
+      `Created a development API key (${plan} plan). It is shown only this once:`,
       "",
       `  ${key}`,
       "",
       "Try it:",
-      `  curl -H "Authorization: Bearer ${key}" ${url}/v1/pets`,
+      `  curl -H "Authorization: Bearer ${key}" ${url}${firstListUrl()}`,
       "",
       "",
     ].join("\n"),
   );
 }
 
+/** The path of the contract's first GET operation without path parameters, for the hint. */
+function firstListUrl(): string {
+  const { spec } = loadBundledSpec();
+  const base = basePathOf(spec);
+  const list = specOperations(spec).find((op) => op.method === "GET" && !op.path.includes("{"));
+  return `${base}${list?.path ?? ""}`;
+}
+
 async function main(): Promise<void> {
   let server: RunningServer;
-  let developmentKey: string | null;
+  let developmentKey: { key: string; plan: string } | null;
   try {
     developmentKey = await createDevelopmentKey(loadConfig(process.env));
     server = await startServer(process.env);

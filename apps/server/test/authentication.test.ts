@@ -5,11 +5,11 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashApiKey } from "../src/api-keys.js";
-import { expectError, startTestApp, type TestApp } from "./support/test-app.js";
+import { hashApiKey } from "../src/engine/auth/api-keys.js";
+import { expectError, realm, startTestApp, type TestApp } from "./support/test-app.js";
 
-const MISSING = 'Bearer realm="animal-store"';
-const INVALID = 'Bearer realm="animal-store", error="invalid_token"';
+const MISSING = `Bearer realm="${realm}"`;
+const INVALID = `Bearer realm="${realm}", error="invalid_token"`;
 
 let app: TestApp;
 beforeAll(async () => {

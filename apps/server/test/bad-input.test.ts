@@ -4,8 +4,8 @@
  * All with the Error body, never HTML.
  */
 import { gzipSync } from "node:zlib";
+import { loadBundledSpec, requestBodyLimitBytes } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadBundledSpec, requestBodyLimitBytes } from "../src/spec.js";
 import { expectError, postJson, startTestApp, type TestApp } from "./support/test-app.js";
 
 let app: TestApp;

@@ -5,7 +5,11 @@
  * ever stops being an error.
  */
 import type { Pet } from "@animal-store/api-types";
-import type { Handler, HandlerRequest, Handlers } from "../src/handlers/index.js";
+import type {
+  PetHandler as Handler,
+  PetRequest as HandlerRequest,
+  Handlers,
+} from "../src/animal-store/handlers.js";
 
 const pet: Pet = { id: 1, name: "Rex", categoryId: 1 };
 

@@ -4,9 +4,9 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { hashApiKey } from "../src/api-keys.js";
-import { runKeysCommand } from "../src/keys-command.js";
-import { openSqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
+import { hashApiKey } from "../src/engine/auth/api-keys.js";
+import { runKeysCommand } from "../src/keys-cli/keys-command.js";
 import { runKeys } from "./support/server-process.js";
 import { expectError, startTestApp, tempDir } from "./support/test-app.js";
 

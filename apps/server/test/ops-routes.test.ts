@@ -3,10 +3,11 @@
  * store only degrades it, since the limiter fails open),
  * /openapi.json (the bundled contract, byte for byte). No key needed; other methods get 405.
  */
+
+import { loadBundledSpec } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryRateLimiter } from "../src/rate-limit/index.js";
-import { loadBundledSpec } from "../src/spec.js";
-import { expectError, startTestApp, type TestApp } from "./support/test-app.js";
+import { createMemoryRateLimiter } from "../src/engine/rate-limit/index.js";
+import { expectError, policy, startTestApp, type TestApp } from "./support/test-app.js";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -29,7 +30,7 @@ describe("operational routes", () => {
   });
 
   it("/readyz is 200 but degraded when only the limiter's store does not answer", async () => {
-    const limiter = createMemoryRateLimiter();
+    const limiter = createMemoryRateLimiter({ ban: policy.ban });
     const broken = await startTestApp({
       overrides: {
         limiter: Object.assign(Object.create(limiter), {

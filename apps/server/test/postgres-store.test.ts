@@ -8,10 +8,11 @@ import type { Pet } from "@animal-store/api-types";
 import { useService } from "@animal-store/test-support";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashApiKey, issueApiKey } from "../src/api-keys.js";
-import { loadConfig } from "../src/config.js";
-import { openStore, type Store } from "../src/store/index.js";
-import { openPostgresStore } from "../src/store/postgres.js";
+import { openStore, type Store } from "../src/animal-store/store/index.js";
+import { openPostgresStore } from "../src/animal-store/store/postgres.js";
+import { hashApiKey, issueApiKey } from "../src/engine/auth/api-keys.js";
+import { loadConfig } from "../src/engine/config.js";
+import { policy, roomyPlan } from "./support/contract.js";
 import { expectError, postJson, startTestApp } from "./support/test-app.js";
 
 const postgres = await useService("postgres", "server PostgreSQL store");
@@ -105,7 +106,7 @@ describe.skipIf(!postgres.available)("PostgreSQL store", { timeout: 20_000 }, ()
   });
 
   it("keeps keys as hashes; the first revocation time wins", async () => {
-    const { key, record } = await issueApiKey(store, { plan: "business", name: "pg" });
+    const { key, record } = await issueApiKey(store, policy, { plan: roomyPlan, name: "pg" });
     expect(await store.findApiKeyByHash(hashApiKey(key))).toEqual(record);
     const first = await store.revokeApiKey(record.id, "2030-01-01T00:00:00.000Z");
     const again = await store.revokeApiKey(record.id, "2031-01-01T00:00:00.000Z");

@@ -2,13 +2,14 @@
 // from the contract instead of res.json. Both paths must put the same bytes and headers on the wire.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey } from "../src/api-keys.js";
-import { createApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
-import { createLogger } from "../src/logger.js";
-import { createMemoryRateLimiter } from "../src/rate-limit/index.js";
-import type { Store } from "../src/store/index.js";
-import { openSqliteStore } from "../src/store/sqlite.js";
+import { createApp } from "../src/animal-store/app.js";
+import type { Store } from "../src/animal-store/store/index.js";
+import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
+import { issueApiKey } from "../src/engine/auth/api-keys.js";
+import { loadConfig } from "../src/engine/config.js";
+import { createLogger } from "../src/engine/node/logger.js";
+import { createMemoryRateLimiter } from "../src/engine/rate-limit/index.js";
+import { policy, roomyPlan } from "./support/contract.js";
 import { listenOn, stop, tempDir, testConfig } from "./support/test-app.js";
 
 const temp = tempDir();
@@ -19,7 +20,7 @@ const servers: Awaited<ReturnType<typeof listenOn>>[] = [];
 async function start(config: ReturnType<typeof loadConfig>) {
   const app = createApp({
     store,
-    limiter: createMemoryRateLimiter(),
+    limiter: createMemoryRateLimiter({ ban: policy.ban }),
     clock: Date.now,
     config,
     logger: createLogger(config),
@@ -34,7 +35,7 @@ let production = "";
 
 beforeAll(async () => {
   store = await openSqliteStore(join(temp.dir, "pets.db"));
-  key = (await issueApiKey(store, { plan: "business", name: "test" })).key;
+  key = (await issueApiKey(store, policy, { plan: roomyPlan, name: "test" })).key;
   for (let i = 0; i < 105; i++) {
     await store.createPet({
       name: `Pet ${i} "é"`,

@@ -1,12 +1,24 @@
 /**
- * Rate limits and getPet's deprecation through the real app (createApp, a temporary SQLite file,
- * response validation on) with an injected clock: header arithmetic on every status, windows
- * and their reset, refusals not counting, bans, custom limits, anonymous callers per address.
+ * Rate limits and deprecation through the real app (createApp, a temporary SQLite file, response
+ * validation on) with an injected clock: header arithmetic on every status, windows and their
+ * reset, refusals not counting, bans, custom limits, anonymous callers per address; every plan,
+ * limit and deprecated operation read off the contract.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryRateLimiter } from "../src/rate-limit/index.js";
-import { GET_PET_SUNSET } from "../src/sunset.js";
+import { createMemoryRateLimiter } from "../src/engine/rate-limit/index.js";
 import { type RateLimitedApp, startRateLimitedApp } from "./rate-limit-app.js";
+import {
+  anonymousLimits,
+  currentOperations,
+  customPlan,
+  deprecatedOperations,
+  exampleCall,
+  fixedPlans,
+  goneMessageOf,
+  limitsOf,
+  promisedDeprecationHeaders,
+  sunsetOf,
+} from "./support/contract.js";
 
 const T0 = Date.UTC(2026, 5, 1, 9, 30, 15, 250);
 const MINUTE_END = Date.UTC(2026, 5, 1, 9, 31) / 1000;
@@ -26,7 +38,7 @@ const limitHeaders = (res: Response) =>
 describe("X-RateLimit-* through the app", () => {
   it("counts 200, 201, 400, 404 alike and refuses the next with 429 and a matching Retry-After", async () => {
     app.now = T0;
-    const key = await app.createKey({ plan: "enterprise", perMinute: 5, perDay: 1000 });
+    const key = await app.createKey({ plan: customPlan, perMinute: 5, perDay: 1000 });
     const responses = [
       await app.call(key, "/pets"),
       await app.call(key, "/pets?limit=0"),
@@ -61,7 +73,7 @@ describe("X-RateLimit-* through the app", () => {
   });
 
   it("holds the day's quota across minutes, untouched by refusals, until UTC midnight", async () => {
-    const key = await app.createKey({ plan: "enterprise", perMinute: 2, perDay: 5 });
+    const key = await app.createKey({ plan: customPlan, perMinute: 2, perDay: 5 });
     const statuses: number[] = [];
     for (const [minute, calls] of [
       [0, 3],
@@ -91,22 +103,20 @@ describe("X-RateLimit-* through the app", () => {
     ]);
   });
 
-  it("gives each plan its table row and an Enterprise key its own limits", async () => {
+  it("gives each plan its row of the contract's table and a custom-plan key its own limits", async () => {
     app.now = T0;
-    for (const [plan, limit] of [
-      ["free", "60"],
-      ["pro", "300"],
-      ["business", "1000"],
-    ] as const) {
+    expect(fixedPlans.length).toBeGreaterThan(0);
+    for (const plan of fixedPlans) {
       const res = await app.call(await app.createKey({ plan }), "/pets");
+      const { perMinute } = limitsOf(plan);
       expect(limitHeaders(res)).toEqual([
-        limit,
-        String(Number(limit) - 1),
+        String(perMinute),
+        String(perMinute - 1),
         String(MINUTE_END),
         null,
       ]);
     }
-    const custom = await app.createKey({ plan: "enterprise", perMinute: 50_000, perDay: 40 });
+    const custom = await app.createKey({ plan: customPlan, perMinute: 50_000, perDay: 40 });
     expect(limitHeaders(await app.call(custom, "/pets"))).toEqual([
       "40",
       "39",
@@ -117,7 +127,7 @@ describe("X-RateLimit-* through the app", () => {
 
   it("bans a key that keeps calling while limited, holds the ban across windows, then lifts it", async () => {
     app.now = T0;
-    const key = await app.createKey({ plan: "enterprise", perMinute: 1, perDay: 100 });
+    const key = await app.createKey({ plan: customPlan, perMinute: 1, perDay: 100 });
     expect((await app.call(key, "/pets")).status).toBe(200);
     const codes = [];
     for (let i = 0; i < 4; i++)
@@ -139,84 +149,86 @@ describe("X-RateLimit-* through the app", () => {
     expect((await app.call(key, "/pets")).status).toBe(200);
   });
 
-  it("limits callers without a valid key per client address on the Free plan, 401s included", async () => {
+  it("limits callers without a valid key per client address on the anonymous plan, 401s included", async () => {
     app.now = T0 + 60 * 60_000;
     const reset = String(MINUTE_END + 60 * 60);
+    const limit = anonymousLimits.perMinute;
     const anon = (ip: string, auth?: string) =>
       app.call(auth ?? null, "/pets", { headers: { "x-forwarded-for": ip } });
     const first = await anon("198.51.100.7");
     expect(first.status).toBe(401);
-    expect(limitHeaders(first)).toEqual(["60", "59", reset, null]);
+    expect(limitHeaders(first)).toEqual([String(limit), String(limit - 1), reset, null]);
     // TRUST_PROXY=1: only the last hop counts, so a forged left-most entry changes nothing.
     const invalid = await anon("203.0.113.66, 198.51.100.7", "Bearer ask_not-a-real-key");
-    expect([invalid.status, limitHeaders(invalid)[1]]).toEqual([401, "58"]);
-    expect(limitHeaders(await anon("198.51.100.8"))[1]).toBe("59");
-    for (let i = 0; i < 58; i++) await anon("198.51.100.7");
+    expect([invalid.status, limitHeaders(invalid)[1]]).toEqual([401, String(limit - 2)]);
+    expect(limitHeaders(await anon("198.51.100.8"))[1]).toBe(String(limit - 1));
+    for (let i = 0; i < limit - 2; i++) await anon("198.51.100.7");
     const limited = await anon("198.51.100.7");
     expect(limited.status).toBe(429);
     expect(limitHeaders(limited)).toEqual([
-      "60",
+      String(limit),
       "0",
       reset,
       String(Math.ceil(Number(reset) - app.now / 1000)),
     ]);
+    // Past the ban threshold: callers without a key are limited, never banned.
     for (let i = 0; i < 10; i++) await anon("198.51.100.7");
     expect(await (await anon("198.51.100.7")).json()).toMatchObject({ code: "rate_limited" });
   });
 });
 
-describe("getPet's deprecation through the app", () => {
-  const expectDeprecated = (res: Response) => {
-    expect(res.headers.get("deprecation")).toBe("@1767225600");
-    expect(res.headers.get("sunset")).toBe("Thu, 05 Dec 2030 00:00:00 GMT");
-    expect(res.headers.get("link")).toBe('</v1/pets>; rel="successor-version"');
-    expect(res.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
-  };
+describe.each(deprecatedOperations.map((op) => [op.operationId, op] as const))(
+  "%s's deprecation through the app",
+  (_id, op) => {
+    const expectDeprecated = (res: Response) => {
+      for (const [name, value] of Object.entries(promisedDeprecationHeaders(op))) {
+        expect(res.headers.get(name), name).toBe(value);
+      }
+      expect(res.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+    };
+    const call = (key: string | null, extra: RequestInit = {}) => {
+      const { path, init } = exampleCall(op);
+      return app.call(key, path, { ...init, ...extra });
+    };
 
-  it("carries Deprecation, Sunset and Link on 200 and 404, and none on the other operations", async () => {
-    app.now = T0;
-    const key = await app.createKey({ plan: "pro" });
-    const created = await app.call(key, "/pets", {
-      method: "POST",
-      body: '{"name":"Tom","categoryId":2}',
+    it("carries Deprecation, Sunset and Link, and the other operations none", async () => {
+      app.now = T0;
+      const key = await app.createKey({ plan: fixedPlans[0] as string });
+      const answer = await call(key);
+      expect(answer.status).toBeLessThan(500);
+      expectDeprecated(answer);
+      for (const other of currentOperations) {
+        const { path, init } = exampleCall(other);
+        const res = await app.call(key, path, init);
+        expect(res.headers.get("deprecation"), other.operationId).toBeNull();
+      }
     });
-    const { id } = (await created.json()) as { id: number };
-    const found = await app.call(key, `/pets/${id}`);
-    expect(found.status).toBe(200);
-    expectDeprecated(found);
-    const missing = await app.call(key, "/pets/424242");
-    expect(missing.status).toBe(404);
-    expectDeprecated(missing);
-    expect((await app.call(key, "/pets")).headers.get("deprecation")).toBeNull();
-  });
 
-  it("carries them on getPet's 401 and 429 too", async () => {
-    app.now = T0;
-    const unauthorized = await app.call(null, "/pets/1", {
-      headers: { "x-forwarded-for": "192.0.2.44" },
+    it("carries them on its 401 and 429 too", async () => {
+      app.now = T0;
+      const unauthorized = await call(null, { headers: { "x-forwarded-for": "192.0.2.44" } });
+      expect(unauthorized.status).toBe(401);
+      expectDeprecated(unauthorized);
+      const key = await app.createKey({ plan: customPlan, perMinute: 1, perDay: 10 });
+      await app.call(key, "/pets");
+      const limited = await call(key);
+      expect(limited.status).toBe(429);
+      expectDeprecated(limited);
     });
-    expect(unauthorized.status).toBe(401);
-    expectDeprecated(unauthorized);
-    const key = await app.createKey({ plan: "enterprise", perMinute: 1, perDay: 10 });
-    await app.call(key, "/pets");
-    const limited = await app.call(key, "/pets/1");
-    expect(limited.status).toBe(429);
-    expectDeprecated(limited);
-  });
 
-  it("answers 410 gone from the sunset instant on, with the headers", async () => {
-    app.now = GET_PET_SUNSET.getTime() - 1;
-    const key = await app.createKey({ plan: "pro" });
-    expect((await app.call(key, "/pets/1")).status).not.toBe(410);
-    app.now = GET_PET_SUNSET.getTime();
-    const gone = await app.call(key, "/pets/1");
-    expect(gone.status).toBe(410);
-    expectDeprecated(gone);
-    expect(await gone.json()).toEqual({
-      code: "gone",
-      message: "GET /pets/{petId} was removed on 2030-12-05; use GET /pets?status= instead.",
-      status: 410,
+    it("answers 410 gone from its sunset instant on, with the headers", async () => {
+      app.now = sunsetOf(op) - 1;
+      const key = await app.createKey({ plan: fixedPlans[0] as string });
+      expect((await call(key)).status).not.toBe(410);
+      app.now = sunsetOf(op);
+      const gone = await call(key);
+      expect(gone.status).toBe(410);
+      expectDeprecated(gone);
+      expect(await gone.json()).toEqual({ code: "gone", message: goneMessageOf(op), status: 410 });
+      for (const other of currentOperations.filter((o) => o.method === "GET")) {
+        const { path, init } = exampleCall(other);
+        expect((await app.call(key, path, init)).status, other.operationId).not.toBe(410);
+      }
     });
-    expect((await app.call(key, "/pets")).status).toBe(200);
-  });
-});
+  },
+);

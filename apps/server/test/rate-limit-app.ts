@@ -7,12 +7,13 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { issueApiKey, type NewKeyOptions } from "../src/api-keys.js";
-import { createApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
-import { createLogger } from "../src/logger.js";
-import type { RateLimiter } from "../src/rate-limit/index.js";
-import { openSqliteStore } from "../src/store/sqlite.js";
+import { type LoadedSpec, loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
+import { createApp } from "../src/animal-store/app.js";
+import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
+import { issueApiKey, type NewKeyOptions } from "../src/engine/auth/api-keys.js";
+import { loadConfig } from "../src/engine/config.js";
+import { createLogger } from "../src/engine/node/logger.js";
+import type { RateLimiter } from "../src/engine/rate-limit/index.js";
 
 /** The running app, its clock (set `now`) and a request helper. */
 export interface RateLimitedApp {
@@ -24,8 +25,12 @@ export interface RateLimitedApp {
   close(): Promise<void>;
 }
 
-/** Starts the app with `limiter` (closed by close()). */
-export async function startRateLimitedApp(limiter: RateLimiter): Promise<RateLimitedApp> {
+/** Starts the app with `limiter` (closed by close()), on the bundled contract or `spec`. */
+export async function startRateLimitedApp(
+  limiter: RateLimiter,
+  spec: LoadedSpec = loadBundledSpec(),
+): Promise<RateLimitedApp> {
+  const policy = rateLimitPolicy(spec.spec);
   const dir = mkdtempSync(join(tmpdir(), "animal-store-rl-"));
   const store = await openSqliteStore(join(dir, "pets.db"));
   const config = loadConfig({
@@ -42,6 +47,7 @@ export async function startRateLimitedApp(limiter: RateLimiter): Promise<RateLim
     clock: () => state.now,
     config,
     logger: createLogger(config),
+    spec,
   });
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -55,7 +61,7 @@ export async function startRateLimitedApp(limiter: RateLimiter): Promise<RateLim
       state.now = ms;
     },
     createKey: async (options) =>
-      (await issueApiKey(store, { name: "rate-limit test", ...options })).key,
+      (await issueApiKey(store, policy, { name: "rate-limit test", ...options })).key,
     call(key, path, init = {}) {
       const headers = new Headers(init.headers);
       if (key !== null) headers.set("authorization", `Bearer ${key}`);

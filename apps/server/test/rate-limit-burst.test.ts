@@ -15,9 +15,10 @@ import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
   type RateLimiter,
-} from "../src/rate-limit/index.js";
+} from "../src/engine/rate-limit/index.js";
 import { startServer } from "../src/server.js";
 import { startRateLimitedApp } from "./rate-limit-app.js";
+import { policy } from "./support/contract.js";
 
 const redis = await useService("redis", "Redis rate-limit burst");
 const prefix = `test:rl-burst:${randomUUID()}:`;
@@ -42,7 +43,7 @@ async function burst(limiter: RateLimiter) {
 
 describe("a concurrent burst on one key", () => {
   it("gets exactly the remaining requests through with the in-process limiter", async () => {
-    await burst(createMemoryRateLimiter());
+    await burst(createMemoryRateLimiter({ ban: policy.ban }));
   });
 
   it.skipIf(!redis.available)(
@@ -51,6 +52,7 @@ describe("a concurrent burst on one key", () => {
       const limiter = createRedisRateLimiter({
         url: redis.available ? redis.url : "",
         keyPrefix: prefix,
+        ban: policy.ban,
       });
       await limiter.check();
       await burst(limiter);

@@ -3,9 +3,10 @@ import { connect, createServer, type Server, type Socket } from "node:net";
 import { useService } from "@animal-store/test-support";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { windowsAt } from "../src/rate-limit/decision.js";
-import { createRedisRateLimiter, type RateLimiter } from "../src/rate-limit/index.js";
+import { windowsAt } from "../src/engine/rate-limit/decision.js";
+import { createRedisRateLimiter, type RateLimiter } from "../src/engine/rate-limit/index.js";
 import { limiterContract, T0 } from "./rate-limit-contract.js";
+import { policy } from "./support/contract.js";
 
 const redisService = await useService("redis", "Redis rate limiter");
 const url = redisService.available ? redisService.url : "";
@@ -86,6 +87,7 @@ describe("Redis limiter with Redis unreachable", () => {
     const l = createRedisRateLimiter({
       url: `redis://127.0.0.1:${closedPort}`,
       keyPrefix: suitePrefix,
+      ban: policy.ban,
       connectTimeoutMs: 200,
       log: { warn: (m) => warnings.push(m), info: () => {} },
     });
@@ -110,6 +112,7 @@ describe("Redis limiter with Redis unreachable", () => {
     const l = createRedisRateLimiter({
       url: `redis://127.0.0.1:${port}`,
       keyPrefix: suitePrefix,
+      ban: policy.ban,
       connectTimeoutMs: 200,
       commandTimeoutMs: 200,
     });
@@ -165,7 +168,12 @@ describe.skipIf(!redisService.available)("Redis limiter across a network partiti
     const proxy = await partitionableProxy(url);
     const admin = new Redis(url);
     const prefix = `${suitePrefix}partition:`;
-    const l = createRedisRateLimiter({ url: proxy.url, keyPrefix: prefix, commandTimeoutMs: 200 });
+    const l = createRedisRateLimiter({
+      url: proxy.url,
+      keyPrefix: prefix,
+      ban: policy.ban,
+      commandTimeoutMs: 200,
+    });
     try {
       await l.check();
       const limits = { perMinute: 50, perDay: 1000 };

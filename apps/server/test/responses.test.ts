@@ -7,9 +7,9 @@ import { Writable } from "node:stream";
 import type { Pet } from "@animal-store/api-types";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StoreUnavailableError } from "../src/errors.js";
-import type { Store } from "../src/store/index.js";
-import { openPostgresStore } from "../src/store/postgres.js";
+import type { Store } from "../src/animal-store/store/index.js";
+import { openPostgresStore } from "../src/animal-store/store/postgres.js";
+import { StoreUnavailableError } from "../src/engine/http/errors.js";
 import { expectError, startTestApp, type TestApp } from "./support/test-app.js";
 
 let app: TestApp;

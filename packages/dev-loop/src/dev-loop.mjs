@@ -7,6 +7,7 @@ import { basename, join } from "node:path";
 import { createDocsBuilder } from "./docs-builder.mjs";
 import { createSpecPipeline } from "./spec-pipeline.mjs";
 import { createService } from "./supervisor.mjs";
+import { watchBuildDirs } from "./watch-build.mjs";
 import { watchSpecDir } from "./watch-spec.mjs";
 
 /**
@@ -97,6 +98,24 @@ export async function startDevLoop(/** @type {DevLoopOptions} */ options) {
     print(`[dev] ${files.map((file) => basename(file)).join(", ")} changed`);
     schedule(files, savedAt);
   });
+  // A new build of a service (`pnpm build` after editing its code) is picked up at once.
+  const unwatchCode = services.map((service, index) =>
+    watchBuildDirs(options.services[index]?.code ?? [], () => {
+      cycle = cycle
+        .then(async () => {
+          const start = performance.now();
+          await service.reloadCode();
+          print(
+            `[dev] ${service.name} code changed; restarted on it in ${ms(performance.now() - start)}`,
+          );
+        })
+        .catch((error) =>
+          print(
+            `[dev] ${service.name} did not restart on its new code: ${error?.message ?? error}`,
+          ),
+        );
+    }),
+  );
 
   return {
     /** Resolves when the work for the saves seen so far is done (docs included). */
@@ -107,6 +126,7 @@ export async function startDevLoop(/** @type {DevLoopOptions} */ options) {
     /** Stops watching and stops every service. */
     async stop() {
       unwatch();
+      for (const stop of unwatchCode) stop();
       await cycle;
       await Promise.all(services.map((service) => service.stop()));
       await docs?.idle();

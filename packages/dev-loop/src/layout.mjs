@@ -26,8 +26,10 @@ function docsBuildScript(/** @type {string} */ dir) {
  * @property {{ name: string, module: string, exportName: string, target: string }[]} generators
  * @property {string} serverDir apps/server
  * @property {string} serverMain apps/server/dist/main.js
+ * @property {string} serverDist apps/server/dist (its build: a new one restarts the server)
  * @property {string} serverPreload modules to load ahead of a server start
  * @property {string} mockMain  apps/mock/src/main.mjs
+ * @property {string} mockSrc   apps/mock/src
  * @property {string} mockPreload
  * @property {string} docsDir   apps/docs
  * @property {string} docsBuild its `build` script
@@ -63,8 +65,10 @@ export function repoLayout() {
     ],
     serverDir,
     serverMain: join(serverDir, "dist/main.js"),
+    serverDist: join(serverDir, "dist"),
     serverPreload: join(serverDir, "dist/server.js"),
     mockMain: join(mockDir, "src/main.mjs"),
+    mockSrc: join(mockDir, "src"),
     mockPreload: join(mockDir, "src/mock-server.mjs"),
     docsDir,
     docsBuild: docsBuildScript(docsDir),

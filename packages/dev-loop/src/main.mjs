@@ -53,6 +53,7 @@ if (!flags["no-server"]) {
     env,
     address: { host: reachable(config.host), port: config.port },
     preload: [layout.serverPreload],
+    code: [layout.serverDist],
     standby,
   });
 }
@@ -67,6 +68,7 @@ if (!flags["no-mock"]) {
     env,
     address: { host: reachable(mock.options.host), port: mock.options.port },
     preload: [layout.mockPreload],
+    code: [layout.mockSrc],
     standby,
   });
 }

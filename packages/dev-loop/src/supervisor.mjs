@@ -19,6 +19,8 @@ const STANDBY = pathToFileURL(new URL("./standby.mjs", import.meta.url).pathname
  * @property {{ host: string, port: number }} address the service is up once it accepts connections here
  * @property {string[]} [preload] modules the standby imports ahead of "go"
  * @property {boolean} [standby] keep a warm standby (default true; false measures without one)
+ * @property {string[]} [code] directories holding the service's code (its build output): when
+ *   they change, the standby (which imported the old code) is replaced and the service restarted
  * @property {(line: string) => void} [print]
  */
 
@@ -133,6 +135,17 @@ export function createService(/** @type {ServiceSpec} */ spec) {
         if (current === next) current = null;
         throw error;
       }
+    },
+    /**
+     * The service's code changed (a new build): the standby holds the old modules, so it is
+     * replaced, and a running instance is restarted on the new code.
+     */
+    async reloadCode() {
+      const stale = standby;
+      standby = null;
+      if (stale) await stopChild(stale);
+      if (current) await this.restart();
+      this.prepare();
     },
     /** Starts the next standby (after a restart, once the CPU is no longer needed for it). */
     prepare() {

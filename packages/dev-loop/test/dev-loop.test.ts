@@ -72,8 +72,9 @@ describe("startDevLoop", { timeout: 60_000 }, () => {
         summary: "Added by a test",
         value: [{ id: 9, name: "Nine", categoryId: 1 }],
       };
-      // A new optional field changes the generated types too.
-      spec.components.schemas.Pet.properties.nickname = {
+      // A new optional field changes the generated types too (one the spec does not have yet).
+      expect(spec.components.schemas.Pet.properties.devLoopTestField).toBeUndefined();
+      spec.components.schemas.Pet.properties.devLoopTestField = {
         type: "string",
         description: "A test field.",
       };

@@ -1,9 +1,11 @@
 /**
  * The baselines run the server's own store and handlers (same SQL, same statement cache, same
- * fsync per write), so the only difference between them and the shipped server is the middleware
- * stack. The modules are loaded from the server's build by file, as the package exports only its
- * public API; the types below are the few members the baselines call.
+ * fsync per write), taken from the server package's exports, so the only difference between them
+ * and the shipped server is the middleware stack.
  */
+import { loadBundledSpec } from "@animal-store/openapi";
+import { compileContract, createHandlers, loadConfig, openStore } from "@animal-store/server";
+
 /** A pet to create, as the baselines pass it on unvalidated. */
 export interface NewPetInput {
   name: string;
@@ -23,60 +25,42 @@ export interface BaselineHandlers {
   createPet(input: NewPetInput): Promise<HandlerResult>;
 }
 
-type ServerHandler = (request: Record<string, unknown>) => Promise<HandlerResult>;
-interface ServerStoreModule {
-  openStore(database: unknown): Promise<unknown>;
-}
-interface ServerConfigModule {
-  loadConfig(env: Record<string, string | undefined>): { database: unknown };
-}
-interface ServerHandlersModule {
-  createHandlers(
-    store: unknown,
-    options: { defaultListLimit: number },
-  ): Record<string, ServerHandler>;
-}
-interface ServerSpecModule {
-  loadBundledSpec(): { spec: unknown };
-  defaultListLimit(spec: unknown): number;
-}
+// What the server's runHandlers passes as `reply`: handlers answer through it.
+const reply = (status: number, body: unknown): HandlerResult => ({ status, body });
 
-// This package's own link to the server (pnpm workspace), then into its build.
-const serverDist = new URL("../../node_modules/@animal-store/server/dist/", import.meta.url);
-const load = <T>(file: string) => import(new URL(file, serverDist).href) as Promise<T>;
+type CallableHandler = (request: Record<string, unknown>) => Promise<HandlerResult>;
 
 // The baselines have no auth; the handlers still take the caller's key record.
 const BASELINE_KEY = {
   id: "key_baseline",
   name: "baseline",
-  plan: "enterprise",
+  plan: "baseline",
   perMinute: null,
   perDay: null,
   createdAt: new Date(0).toISOString(),
   revokedAt: null,
 };
 
-// What the server's runHandlers passes as `reply`: handlers answer through it.
-const reply = (status: number, body: unknown): HandlerResult => ({ status, body });
-
 /** Opens the store `env` configures (DATABASE_URL, as the server reads it) with the server's handlers. */
 export async function openBaselineHandlers(
   env: Record<string, string | undefined>,
 ): Promise<BaselineHandlers> {
-  const [{ loadConfig }, { openStore }, { createHandlers }, spec] = await Promise.all([
-    load<ServerConfigModule>("config.js"),
-    load<ServerStoreModule>("store/index.js"),
-    load<ServerHandlersModule>("handlers/index.js"),
-    load<ServerSpecModule>("spec.js"),
-  ]);
   const store = await openStore(loadConfig(env).database);
-  const handlers = createHandlers(store, {
-    defaultListLimit: spec.defaultListLimit(spec.loadBundledSpec().spec),
-  });
+  const handlers = createHandlers(store, compileContract(loadBundledSpec())) as unknown as Record<
+    string,
+    CallableHandler
+  >;
   const call = async (id: string, request: Record<string, unknown>) => {
     const handler = handlers[id];
     if (handler === undefined) throw new Error(`the server has no ${id} handler`);
-    return handler({ params: {}, apiKey: BASELINE_KEY, requestId: "baseline", reply, ...request });
+    return handler({
+      params: {},
+      caller: { kind: "key", key: BASELINE_KEY },
+      apiKey: BASELINE_KEY,
+      requestId: "baseline",
+      reply,
+      ...request,
+    });
   };
   return {
     listPets: (limit, status) => call("listPets", { query: { limit, status } }),

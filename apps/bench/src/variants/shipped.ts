@@ -1,9 +1,10 @@
 /**
  * Variants (a) and (d): the server exactly as shipped, started through its public `startServer`,
- * with an enterprise key whose custom limits are far above anything the bench can send. With
+ * with a key of the contract's custom plan whose limits are far above anything the bench can send. With
  * BENCH_SERVER_DIST set (the `--compare` variant) it starts a snapshot of an earlier build instead.
  */
 import { pathToFileURL } from "node:url";
+import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
 
 const UNREACHABLE_LIMIT = 1_000_000_000;
 
@@ -18,8 +19,12 @@ export async function startShipped(env: Record<string, string | undefined>) {
       : await import("@animal-store/server")
   ) as { startServer: StartServer };
   const server = await startServer(env);
+  // A key of the contract's plan with limits of its own.
+  const policy = rateLimitPolicy(loadBundledSpec().spec);
+  const plan = policy.planNames.find((name) => policy.plans[name]?.custom);
+  if (plan === undefined) throw new Error("the contract has no plan with custom limits");
   const key = await server.createKey({
-    plan: "enterprise",
+    plan,
     name: "bench",
     perMinute: UNREACHABLE_LIMIT,
     perDay: UNREACHABLE_LIMIT,

@@ -1,16 +1,19 @@
 /**
  * The real app (`createApp`) with switchable failures, for the statuses a healthy server never
- * sends: 410 (clock past the getPet sunset read from the contract), 500 (the store throws an
- * unexpected error) and 503 (pet reads and writes go to a real PostgreSQL store whose database is
- * unreachable). Keys, rate limits, validation and the error handler are the real ones.
+ * sends: 410 (clock past every sunset the contract sets), 500 (the store throws an unexpected
+ * error) and 503 (every store call goes to a real PostgreSQL store whose database is unreachable).
+ * Keys, rate limits, validation and the error handler are the real ones; key lookups go to the
+ * healthy store, so the faults reach the operations rather than the credential check.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loadBundledSpec, rateLimitPolicy, specOperations } from "@animal-store/openapi";
 import {
   createApp,
+  createKeyLookup,
   createLogger,
   createMemoryRateLimiter,
   issueApiKey,
@@ -19,7 +22,6 @@ import {
   openSqliteStore,
   type Store,
 } from "@animal-store/server";
-import { bundledContractPath } from "../../src/contract-paths.js";
 
 /** Which failure the next requests meet. */
 export interface FaultSwitches {
@@ -30,19 +32,48 @@ export interface FaultSwitches {
 /** A listening app whose failures the test switches on and off. */
 export interface FaultyServer {
   apiUrl: string;
-  /** A Pro key in its store. */
+  /** A key of the contract's roomiest plan in its store. */
   key: string;
   set(switches: Partial<FaultSwitches>): void;
   close(): Promise<void>;
 }
 
-const PET_METHODS = ["listPets", "createPet", "getPet"] as const;
+const { spec } = loadBundledSpec();
+const policy = rateLimitPolicy(spec);
 
-/** The instant getPet is removed, from the contract's `x-sunset` (not restated here). */
-function sunsetMs(): number {
-  const contract = JSON.parse(readFileSync(bundledContractPath(), "utf8"));
-  const sunset = contract.paths["/pets/{petId}"].get["x-sunset"] as string;
-  return Date.parse(`${sunset}T00:00:00Z`);
+/** The latest `x-sunset` of the contract (not restated here); every sunset is past after it. */
+function lastSunsetMs(): number {
+  const sunsets = specOperations(spec)
+    .map((op) => op.operation["x-sunset"])
+    .filter((value): value is string => typeof value === "string")
+    .map((date) => Date.parse(`${date}T00:00:00Z`));
+  return Math.max(0, ...sunsets);
+}
+
+/** The roomiest plan with published limits. */
+function roomyPlan(): string {
+  return [...policy.planNames]
+    .filter((name) => !policy.plans[name]?.custom)
+    .sort(
+      (a, b) => (policy.plans[b]?.perMinute ?? 0) - (policy.plans[a]?.perMinute ?? 0),
+    )[0] as string;
+}
+
+/** `real` whose every call (but close) fails as the switches say: any store method, listed nowhere. */
+function faultable(real: Store, unreachable: Store, switches: FaultSwitches): Store {
+  return new Proxy(real, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== "function" || name === "close") return value;
+      return (...args: unknown[]) => {
+        if (switches.storeFailure === "unexpected") {
+          return Promise.reject(new TypeError(`planted failure in ${String(name)}`));
+        }
+        const to = switches.storeFailure === "unavailable" ? unreachable : target;
+        return (Reflect.get(to, name) as (...a: unknown[]) => unknown).apply(to, args);
+      };
+    },
+  });
 }
 
 /** Starts the app on a free port with a fresh SQLite store; every switch off. */
@@ -55,36 +86,26 @@ export async function startFaultyServer(): Promise<FaultyServer> {
     skipMigrations: true,
   });
   const switches: FaultSwitches = { afterSunset: false, storeFailure: "none" };
-  const store = Object.create(real) as Store;
-  for (const method of PET_METHODS) {
-    Object.defineProperty(store, method, {
-      value: (...args: never[]) => {
-        if (switches.storeFailure === "unexpected") {
-          return Promise.reject(new TypeError(`planted failure in ${method}`));
-        }
-        const target = switches.storeFailure === "unavailable" ? unreachable : real;
-        return (target[method] as (...a: never[]) => Promise<unknown>)(...args);
-      },
-    });
-  }
-  const sunset = sunsetMs();
+  const store = faultable(real, unreachable, switches);
+  const sunset = lastSunsetMs();
   const config = loadConfig({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     DATABASE_URL: `file:${dir}/unused.db`,
   });
-  const limiter = createMemoryRateLimiter();
+  const limiter = createMemoryRateLimiter({ ban: policy.ban });
   const app = createApp({
     store,
     limiter,
     clock: () => (switches.afterSunset ? sunset + 60_000 : Date.now()),
     config,
     logger: createLogger(config),
+    keyLookup: createKeyLookup(real, 0),
   });
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  const { key } = await issueApiKey(real, { plan: "pro", name: "faulty gate" });
+  const { key } = await issueApiKey(real, policy, { plan: roomyPlan(), name: "faulty gate" });
   return {
     apiUrl: `http://127.0.0.1:${port}/v1`,
     key,

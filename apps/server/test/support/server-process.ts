@@ -2,11 +2,13 @@
  * Runs the built server (`node dist/main.js`) and keys CLI as child processes, the way
  * `pnpm start` and `pnpm keys` do, for the crash, shutdown and CLI suites.
  */
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { issueApiKey, type NewKeyOptions } from "../../src/api-keys.js";
-import { openSqliteStore } from "../../src/store/sqlite.js";
+import { openSqliteStore } from "../../src/animal-store/store/sqlite.js";
+import { issueApiKey, type NewKeyOptions } from "../../src/engine/auth/api-keys.js";
+import { customPlan, policy } from "./contract.js";
 
 const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
 
@@ -87,7 +89,7 @@ export function spawnServer(env: Record<string, string>): Promise<ServerProcess>
 export async function createKeyIn(
   databaseFile: string,
   options: NewKeyOptions = {
-    plan: "enterprise",
+    plan: customPlan,
     name: "test",
     perMinute: 100_000,
     perDay: 1_000_000,
@@ -95,7 +97,7 @@ export async function createKeyIn(
 ): Promise<string> {
   const store = await openSqliteStore(databaseFile);
   try {
-    return (await issueApiKey(store, options)).key;
+    return (await issueApiKey(store, policy, options)).key;
   } finally {
     await store.close();
   }

@@ -7,15 +7,28 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  deref,
+  type LoadedSpec,
+  loadBundledSpec,
+  operationById,
+  rateLimitPolicy,
+  specOperations,
+} from "@animal-store/openapi";
 import { expect } from "vitest";
-import { issueApiKey, type NewKeyOptions } from "../../src/api-keys.js";
-import { type AppDeps, createApp } from "../../src/app.js";
-import { type AppConfig, loadConfig } from "../../src/config.js";
-import { createLogger } from "../../src/logger.js";
-import { createMemoryRateLimiter } from "../../src/rate-limit/index.js";
-import { loadBundledSpec } from "../../src/spec.js";
-import type { Store } from "../../src/store/index.js";
-import { openSqliteStore } from "../../src/store/sqlite.js";
+import { type AppDeps, createApp } from "../../src/animal-store/app.js";
+import type { Store } from "../../src/animal-store/store/index.js";
+import { openSqliteStore } from "../../src/animal-store/store/sqlite.js";
+import { issueApiKey, type NewKeyOptions } from "../../src/engine/auth/api-keys.js";
+import { type AppConfig, loadConfig } from "../../src/engine/config.js";
+import { createLogger } from "../../src/engine/node/logger.js";
+import { createMemoryRateLimiter } from "../../src/engine/rate-limit/index.js";
+
+import { roomyPlan } from "./contract.js";
+
+export { policy, realm, roomyPlan } from "./contract.js";
+
+const { spec } = loadBundledSpec();
 
 /** A fresh temporary directory, removed by the returned function. */
 export function tempDir(): { dir: string; remove: () => void } {
@@ -39,7 +52,7 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
 export interface TestApp {
   url: string;
   store: Store;
-  /** A valid key (business plan) for authenticated requests. */
+  /** A valid key (the roomiest plan) for authenticated requests. */
   key: string;
   createKey(options?: Partial<NewKeyOptions>): Promise<string>;
   /** fetch under `${url}/v1` with the suite's key unless headers say otherwise. */
@@ -62,26 +75,37 @@ export async function stop(server: Server): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
-/** Starts an app; `store` defaults to a fresh SQLite file, `overrides` replace other deps. */
+/**
+ * Starts an app; `store` defaults to a fresh SQLite file, `spec` to the bundled contract (a
+ * scratch edit of it, for spec-edit tests), `overrides` replace other deps.
+ */
 export async function startTestApp(
-  options: { store?: Store; env?: Record<string, string>; overrides?: Partial<AppDeps> } = {},
+  options: {
+    store?: Store;
+    env?: Record<string, string>;
+    spec?: LoadedSpec;
+    overrides?: Partial<AppDeps>;
+  } = {},
 ): Promise<TestApp> {
   const temp = tempDir();
   const store = options.store ?? (await openSqliteStore(join(temp.dir, "pets.db")));
   const config = testConfig(options.env);
+  const served = options.spec ?? loadBundledSpec();
+  const servedPolicy = rateLimitPolicy(served.spec);
   // Real per-plan limits, counted per app (rate limits have their own suites).
-  const limiter = createMemoryRateLimiter();
+  const limiter = createMemoryRateLimiter({ ban: servedPolicy.ban });
   const app = createApp({
     store,
     limiter,
     clock: Date.now,
     config,
     logger: createLogger(config),
+    spec: served,
     ...options.overrides,
   });
   const { server, url } = await listenOn(app);
   const createKey = async (opts: Partial<NewKeyOptions> = {}) =>
-    (await issueApiKey(store, { plan: "business", name: "test", ...opts })).key;
+    (await issueApiKey(store, servedPolicy, { plan: roomyPlan, name: "test", ...opts })).key;
   const key = await createKey();
   return {
     url,
@@ -111,7 +135,6 @@ export function postJson(app: TestApp, body: unknown, headers: Record<string, st
   });
 }
 
-const { spec } = loadBundledSpec();
 const errorCodes = (
   spec.components as unknown as { schemas: { Error: { properties: { code: { enum: string[] } } } } }
 ).schemas.Error.properties.code.enum;
@@ -136,10 +159,15 @@ export async function expectError(
   return body;
 }
 
-/** Statuses the contract documents for an operation (method + path template under /v1). */
-export function documentedStatuses(method: string, template: string): number[] {
-  const operation = spec.paths[template]?.[method.toLowerCase()] as
-    | { responses: Record<string, unknown> }
-    | undefined;
-  return Object.keys(operation?.responses ?? {}).map(Number);
+/** Statuses the contract documents for an operation. */
+export function documentedStatuses(operationId: string): number[] {
+  return operationById(specOperations(spec), operationId).statuses.map(Number);
+}
+
+/** The contract's operations, for tests that go through each. */
+export const operations = specOperations(spec);
+
+/** `deref` on the bundled spec. */
+export function resolve<T = Record<string, unknown>>(node: unknown): T {
+  return deref<T>(spec, node);
 }

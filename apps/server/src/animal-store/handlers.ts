@@ -1,0 +1,44 @@
+/**
+ * The Animal Store's handlers, one per operation of the contract (the table's type makes a missing
+ * one a compile error). Each reads its request and answers through the store.
+ */
+import type { OperationId, operations } from "@animal-store/api-types";
+import type { Contract } from "../engine/contract/contract.js";
+import type { Handler, HandlerRequest, HandlerTable } from "../engine/contract/handler-types.js";
+import { parameterDefault } from "../engine/contract/parameter-defaults.js";
+import type { PetStore } from "./store/types.js";
+
+/** The handler of one Animal Store operation. */
+export type PetHandler<Op extends OperationId> = Handler<operations, Op>;
+
+/** The request an Animal Store handler gets. */
+export type PetRequest<Op extends OperationId> = HandlerRequest<operations, Op>;
+
+/** One handler per operation of the Animal Store contract. */
+export type Handlers = HandlerTable<operations>;
+
+/** The Animal Store's handlers over `store`. */
+export function createHandlers(store: PetStore, contract: Contract): Handlers {
+  // The validator fills in defaults; this is the same default, should a request skip it.
+  const defaultLimit = parameterDefault(contract, "listPets", "limit") as number;
+  return {
+    /** One page in ascending id order. */
+    listPets: async ({ query, reply }) =>
+      reply(
+        200,
+        await store.listPets({ limit: query.limit ?? defaultLimit, status: query.status }),
+      ),
+    /** Stores the validated body; 201 once the write is durable. */
+    createPet: async ({ body, reply }) => reply(201, await store.createPet(body)),
+    /** The pet, or 404 not_found. */
+    getPet: async ({ params, reply }) => {
+      const pet = await store.getPet(params.petId);
+      if (pet) return reply(200, pet);
+      return reply(404, {
+        code: "not_found",
+        message: `Pet ${params.petId} not found.`,
+        status: 404,
+      });
+    },
+  } satisfies { [Op in OperationId]: PetHandler<Op> };
+}

@@ -1,0 +1,95 @@
+/**
+ * The Store on Kysely: one set of typed queries for SQLite and PostgreSQL, the pets here and the
+ * API keys from the engine. Each engine supplies its Kysely instance and says which of its errors
+ * mean "the database is unreachable" (503).
+ */
+import type { NewPet, Pet } from "@animal-store/api-types";
+import { type Kysely, type Selectable, sql } from "kysely";
+import { type ApiKeyStore, kyselyApiKeyStore } from "../../engine/auth/api-key-store.js";
+import type { ApiKeyRecord } from "../../engine/auth/caller.js";
+import { classified, type ErrorClassifier } from "../../engine/storage/classify.js";
+import type { Database, PetsTable } from "./schema.js";
+import type { Store } from "./types.js";
+
+/** A `pets` row as the API shows it. */
+export function toPet(row: Selectable<PetsTable>): Pet {
+  const pet: Pet = { id: row.id, name: row.name, categoryId: row.category_id };
+  // A pet created without status has no status field: never null.
+  if (row.status !== null) pet.status = row.status;
+  return pet;
+}
+
+/** A Store over any Kysely dialect whose schema `petStoreMigrations` created. */
+export class KyselyStore implements Store {
+  private readonly keys: ApiKeyStore;
+
+  constructor(
+    readonly engine: "sqlite" | "postgres",
+    protected readonly db: Kysely<Database>,
+    protected readonly classify: ErrorClassifier,
+  ) {
+    // The key queries only touch api_keys; Kysely's database type is invariant, hence the cast.
+    this.keys = kyselyApiKeyStore(db as unknown as Kysely<Pick<Database, "api_keys">>);
+  }
+
+  listPets({ limit, status }: Parameters<Store["listPets"]>[0]): Promise<Pet[]> {
+    return classified(this.classify, async () => {
+      let query = this.db.selectFrom("pets").selectAll();
+      if (status !== undefined) query = query.where("status", "=", status);
+      const rows = await query.orderBy("id").limit(limit).execute();
+      return rows.map(toPet);
+    });
+  }
+
+  createPet(pet: NewPet): Promise<Pet> {
+    return classified(this.classify, async () => {
+      const row = await this.db
+        .insertInto("pets")
+        .values({ name: pet.name, category_id: pet.categoryId, status: pet.status ?? null })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toPet(row);
+    });
+  }
+
+  getPet(id: number): Promise<Pet | null> {
+    return classified(this.classify, async () => {
+      const row = await this.db
+        .selectFrom("pets")
+        .selectAll()
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return row ? toPet(row) : null;
+    });
+  }
+
+  insertApiKey(key: Parameters<ApiKeyStore["insertApiKey"]>[0]): Promise<ApiKeyRecord> {
+    return classified(this.classify, () => this.keys.insertApiKey(key));
+  }
+
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    return classified(this.classify, () => this.keys.findApiKeyByHash(keyHash));
+  }
+
+  listApiKeys(): Promise<ApiKeyRecord[]> {
+    return classified(this.classify, () => this.keys.listApiKeys());
+  }
+
+  revokeApiKey(id: string, revokedAt: string): Promise<ApiKeyRecord | null> {
+    return classified(this.classify, () => this.keys.revokeApiKey(id, revokedAt));
+  }
+
+  countApiKeys(): Promise<number> {
+    return classified(this.classify, () => this.keys.countApiKeys());
+  }
+
+  check(): Promise<void> {
+    return classified(this.classify, async () => {
+      await sql`select 1`.execute(this.db);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

@@ -1,0 +1,16 @@
+/** The Animal Store's storage: its pets, next to the engine's API keys, on one database. */
+import type { NewPet, Pet, PetStatus } from "@animal-store/api-types";
+import type { ApiKeyStore } from "../../engine/auth/api-key-store.js";
+import type { StoreLifecycle } from "../../engine/storage/lifecycle.js";
+
+/** The pets: what the handlers read and write. */
+export interface PetStore {
+  /** Pets in ascending id order, at most `limit`, only `status` ones when given. */
+  listPets(query: { limit: number; status?: PetStatus | undefined }): Promise<Pet[]>;
+  /** Stores a pet and returns it with its new id; durable once it resolves. */
+  createPet(pet: NewPet): Promise<Pet>;
+  getPet(id: number): Promise<Pet | null>;
+}
+
+/** The whole store of the Animal Store server (SQLite or PostgreSQL). */
+export type Store = PetStore & ApiKeyStore & StoreLifecycle;

@@ -1,0 +1,134 @@
+/**
+ * Every private use of express-openapi-validator, in one place. The server drives the validator's
+ * own pieces (its spec loader, schema preprocessor, request and response validators, error
+ * helpers) directly instead of through `OpenApiValidator.middleware()` (see contract-validation.ts
+ * and request-validation.ts for why). These are modules of the package's build: it declares no
+ * `exports` map, so the version is pinned exactly in package.json, and `loadEov` checks every
+ * member at once, naming what an upgrade moved (eov-adapter.test.ts runs it).
+ */
+import { createRequire } from "node:module";
+import type { RequestHandler } from "express";
+
+const require = createRequire(import.meta.url);
+const EOV = "express-openapi-validator/dist";
+
+/** A JSON object of the (loaded) spec. */
+export type Json = Record<string, unknown>;
+
+/** An Ajv validate function, as compiled by the validator. */
+export type AjvValidate = ((data: unknown) => boolean) & { errors?: unknown[] | null };
+
+/** The parts of the validator's Ajv instances used here. */
+export interface Ajv {
+  getSchema(key: string): AjvValidate | undefined;
+  errorsText(errors: unknown[], options: { dataVar: string }): string;
+}
+
+/** The validator's parsed Content-Type. */
+export interface EovContentType {
+  mediaType: string | null;
+  normalize(): string | undefined;
+}
+
+/** The validator's RequestValidator. */
+export interface EovRequestValidator {
+  ajv: Ajv;
+  ajvBody: Ajv;
+  requestOpts: { allowUnknownQueryParameters?: boolean };
+  buildMiddleware(
+    path: string,
+    operation: Json,
+    contentType: EovContentType,
+    cacheKey: string,
+  ): RequestHandler;
+  validate: RequestHandler;
+}
+
+/** A route the validator's spec loader found. */
+export interface EovRoute {
+  basePath: string;
+  expressRoute: string;
+  openApiRoute: string;
+  method: string;
+}
+
+/** What the validator's spec loader produces. */
+export interface LoadedSpec {
+  apiDoc: { paths: Record<string, Record<string, Record<string, unknown>>> };
+  routes: EovRoute[];
+  serial: number;
+}
+
+/** The validator's option holder, with its defaults applied. */
+export interface EovOptions {
+  readonly options: { validateResponses: unknown; $refParser: unknown };
+  readonly ajvOpts: { preprocessor: unknown; request: unknown };
+  responseValidationMiddleware(apiDoc: unknown, serial: number): RequestHandler;
+}
+
+/** Every member of the validator this server uses. */
+export interface EovModules {
+  OpenApiValidator: new (options: Record<string, unknown>) => EovOptions;
+  OpenApiSpecLoader: new (options: Record<string, unknown>) => { load(): Promise<LoadedSpec> };
+  SchemaPreprocessor: new (
+    apiDoc: unknown,
+    ajvOptions: unknown,
+    responseOptions: unknown,
+  ) => { preProcess(): { apiDocRes: LoadedSpec["apiDoc"] | null } };
+  RequestValidator: new (apiDoc: unknown, options: unknown) => EovRequestValidator;
+  ContentType: { fromString(type: string | undefined): EovContentType };
+  augmentAjvErrors(errors: unknown[]): unknown[];
+  ajvErrorsToValidatorError(status: number, errors: unknown[]): { errors: unknown };
+  dereferenceParameter(apiDoc: unknown, parameter: unknown): Json;
+  normalizeParameter(ajv: Ajv, parameter: Json): { name: string; schema: Json };
+  BodySchemaParser: new () => {
+    parse(path: string, operation: Json, contentType: EovContentType): Json;
+  };
+  BadRequest: new (args: { path: string; message: string }) => Error & { errors?: unknown };
+}
+
+const MODULES = [
+  "openapi.validator.js",
+  "framework/openapi.spec.loader.js",
+  "middlewares/parsers/schema.preprocessor.js",
+  "middlewares/openapi.request.validator.js",
+  "middlewares/util.js",
+  "middlewares/parsers/util.js",
+  "middlewares/parsers/body.parse.js",
+  "framework/types.js",
+];
+
+const MEMBERS: ReadonlyArray<keyof EovModules> = [
+  "OpenApiValidator",
+  "OpenApiSpecLoader",
+  "SchemaPreprocessor",
+  "RequestValidator",
+  "ContentType",
+  "augmentAjvErrors",
+  "ajvErrorsToValidatorError",
+  "dereferenceParameter",
+  "normalizeParameter",
+  "BodySchemaParser",
+  "BadRequest",
+];
+
+let loaded: EovModules | undefined;
+
+/** The validator's members, checked once; throws naming every one an upgrade moved. */
+export function loadEov(): EovModules {
+  if (loaded) return loaded;
+  const found: Record<string, unknown> = {};
+  for (const file of MODULES) {
+    try {
+      Object.assign(found, require(`${EOV}/${file}`));
+    } catch {
+      // A moved module shows up below as the members it held.
+    }
+  }
+  const missing = MEMBERS.filter((name) => typeof found[name] !== "function");
+  if (missing.length > 0) {
+    throw new Error(`express-openapi-validator no longer provides ${missing.join(", ")}`);
+  }
+  loaded = found as unknown as EovModules;
+  return loaded;
+}

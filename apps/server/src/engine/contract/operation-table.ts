@@ -1,0 +1,67 @@
+/**
+ * Resolves a request under the base path to an operation of the contract, first thing, before
+ * any credential or body is read: one table, the path parameters captured once. An unknown path
+ * (404) or a known path with another method (405, with `Allow`) is recorded rather than raised
+ * here, so that the credential check and rate limiting still come first, as the contract's
+ * precedence requires (a keyless request to an unknown path gets 401, counted).
+ */
+import type { NextFunction, Request, Response } from "express";
+import { ApiHttpError } from "../http/errors.js";
+import type { CompiledOperation, RoutedOperation } from "./contract.js";
+
+/** All operations of one path template. */
+export interface PathEntry<Op extends RoutedOperation = CompiledOperation> {
+  pattern: RegExp;
+  byMethod: Map<string, Op>;
+  allow: string;
+}
+
+function shown(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}...` : path;
+}
+
+/** Builds the lookup table once from the contract's operations. */
+export function buildOperationTable<Op extends RoutedOperation>(operations: Op[]): PathEntry<Op>[] {
+  const byPath = new Map<string, Op[]>();
+  for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
+  return [...byPath.values()].map((ops) => ({
+    pattern: (ops[0] as Op).pattern,
+    byMethod: new Map(ops.map((op) => [op.method, op])),
+    allow: ops.map((op) => op.method).join(", "),
+  }));
+}
+
+/**
+ * Middleware (mounted on the base path): sets `res.locals.operation` and the captured path
+ * values, or `res.locals.routeError` (404/405) for `requireCredential` to raise.
+ */
+export function resolveOperation(table: PathEntry<RoutedOperation>[]) {
+  return function resolveOperationMiddleware(req: Request, res: Response, next: NextFunction) {
+    const path = req.path;
+    for (const entry of table) {
+      const match = entry.pattern.exec(path);
+      if (match === null) continue;
+      const operation = entry.byMethod.get(req.method);
+      if (operation === undefined) {
+        res.locals.routeError = new ApiHttpError(
+          405,
+          "method_not_allowed",
+          `${req.method} is not allowed here.`,
+          { Allow: entry.allow },
+        );
+      } else {
+        // Routed operations of the served contract are compiled ones (tests route bare ones).
+        res.locals.operation = operation as CompiledOperation;
+        res.locals.pathMatch = match;
+      }
+      next();
+      return;
+    }
+    res.locals.routeError = new ApiHttpError(
+      404,
+      "not_found",
+      `No such path: ${shown(req.baseUrl + path)}`,
+    );
+    next();
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The rate-limit middleware: runs right after identifyCaller, so every response, errors (401,
+ * 404, 429, ...) included, carries X-RateLimit-*; refusals become 429 with Retry-After.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { type Caller, callerAddress } from "../auth/caller.js";
+import { ApiHttpError } from "../http/errors.js";
+import type { RateLimitDecision } from "./decision.js";
+import type { RateLimiter } from "./limiter.js";
+import type { PlanLimits } from "./plans.js";
+
+/** What the middleware needs: the counters, the clock (ms) and the limits of a caller. */
+export interface RateLimitMiddlewareOptions {
+  limiter: RateLimiter;
+  clock: () => number;
+  /** The contract's plans applied to a caller (plans.ts `limitsFor`). */
+  limitsFor: (caller: Caller) => PlanLimits;
+}
+
+/** The subject counters are kept under: the key id, or the address of a caller without one. */
+export function rateLimitSubject(caller: Caller): string {
+  return caller.kind === "key" ? `key:${caller.key.id}` : `addr:${caller.address}`;
+}
+
+function refusal(decision: RateLimitDecision): ApiHttpError {
+  const retryAfter = decision.retryAfter ?? 0;
+  const headers = { "Retry-After": String(retryAfter) };
+  if (decision.code === "api_key_banned") {
+    const message = `The API key is banned for calling while limited; retry after ${retryAfter} seconds.`;
+    return new ApiHttpError(429, "api_key_banned", message, headers);
+  }
+  const message = `Rate limit exceeded; retry after ${retryAfter} seconds.`;
+  return new ApiHttpError(429, "rate_limited", message, headers);
+}
+
+/** Middleware: counts the request, sets X-RateLimit-* on `res`, and refuses over a limit. */
+export function rateLimitMiddleware(options: RateLimitMiddlewareOptions): RequestHandler {
+  const { limiter, clock, limitsFor } = options;
+  return function rateLimit(req: Request, res: Response, next: NextFunction): void {
+    const caller: Caller = res.locals.caller ?? {
+      kind: "anonymous",
+      address: callerAddress(req),
+      failure: "missing",
+    };
+    const decided = limiter.consume(rateLimitSubject(caller), limitsFor(caller), clock(), {
+      banEligible: caller.kind === "key",
+    });
+    if (decided instanceof Promise) decided.then((decision) => apply(decision, res, next), next);
+    else apply(decided, res, next);
+  };
+}
+
+/** Sets X-RateLimit-* from `decision` and passes on, with a 429 when it refuses. */
+function apply(decision: RateLimitDecision, res: Response, next: NextFunction): void {
+  res.setHeader("X-RateLimit-Limit", decision.limit);
+  res.setHeader("X-RateLimit-Remaining", decision.remaining);
+  res.setHeader("X-RateLimit-Reset", decision.reset);
+  next(decision.allowed ? undefined : refusal(decision));
+}

@@ -1,0 +1,139 @@
+/**
+ * Counters shared by every instance through Redis. When Redis is unreachable the limiter fails
+ * open onto a per-instance in-memory limiter, so the API stays up and every response keeps its
+ * headers; check() rejects meanwhile, which /readyz reports. Connect and command times are
+ * bounded, so a dead Redis never hangs a request.
+ */
+import { Redis } from "ioredis";
+import type { BanSettings } from "./ban.js";
+import { CONSUME_SCRIPT } from "./consume-script.js";
+import { decide, type Outcome, windowsAt } from "./decision.js";
+import type { RateLimiter } from "./limiter.js";
+import { createMemoryRateLimiter } from "./memory.js";
+
+/** Where the limiter reports that it fell back to, or came back from, per-instance counting. */
+export interface RateLimitLog {
+  warn(message: string): void;
+  info(message: string): void;
+}
+
+/** Options of the Redis limiter. */
+export interface RedisRateLimiterOptions {
+  url: string;
+  /** Prefix of every key; tests and deployments use their own. */
+  keyPrefix: string;
+  /** The ban rule (the contract's, with the operator's overrides). */
+  ban: BanSettings;
+  /** Bounds on connecting and on each command, in ms (defaults 1000 and 500). */
+  connectTimeoutMs?: number;
+  commandTimeoutMs?: number;
+  log?: RateLimitLog;
+}
+
+type ConsumeReply = [number, number, number, number];
+type ScriptedRedis = Redis & {
+  rateLimitConsume(...args: (string | number)[]): Promise<ConsumeReply>;
+};
+
+const OUTCOMES = ["limited", "allowed"] as const;
+/** After a failed command, requests skip Redis this long, so an outage costs one timeout, not one per request. */
+const BYPASS_AFTER_FAILURE_MS = 1000;
+
+/** Creates the limiter that keeps its counters in Redis (used when REDIS_URL is set). */
+export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLimiter {
+  const { ban } = options;
+  const connectTimeout = options.connectTimeoutMs ?? 1000;
+  const redis = new Redis(options.url, {
+    connectTimeout,
+    commandTimeout: options.commandTimeoutMs ?? 500,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
+  }) as ScriptedRedis;
+  redis.defineCommand("rateLimitConsume", { numberOfKeys: 5, lua: CONSUME_SCRIPT });
+  const fallback = createMemoryRateLimiter({ ban });
+  let degraded = false;
+  let bypassUntil = 0;
+  const degrade = (err: unknown) => {
+    if (degraded) return;
+    degraded = true;
+    const reason = err instanceof Error ? err.message : String(err);
+    options.log?.warn(`Redis rate-limit store unavailable (${reason}); counting per instance`);
+  };
+  const recover = () => {
+    if (!degraded) return;
+    degraded = false;
+    options.log?.info("Redis rate-limit store is back; counting across instances");
+  };
+  redis.on("error", degrade);
+  redis.on("ready", () => {
+    bypassUntil = 0; // a fresh connection is worth trying at once
+    recover();
+  });
+
+  const waitReady = () =>
+    new Promise<void>((resolve, reject) => {
+      if (redis.status === "ready") return resolve();
+      const timer = setTimeout(
+        () => done(new Error("Redis did not become ready in time")),
+        connectTimeout,
+      );
+      const onReady = () => done();
+      function done(err?: Error) {
+        clearTimeout(timer);
+        redis.off("ready", onReady);
+        if (err) reject(err);
+        else resolve();
+      }
+      redis.once("ready", onReady);
+    });
+
+  return {
+    async consume(subject, limits, nowMs, consumeOptions) {
+      if (redis.status !== "ready" || performance.now() < bypassUntil) {
+        return fallback.consume(subject, limits, nowMs, consumeOptions);
+      }
+      const now = Math.floor(nowMs);
+      const w = windowsAt(now);
+      const base = `${options.keyPrefix}{${subject}}:`;
+      let reply: ConsumeReply;
+      try {
+        reply = await redis.rateLimitConsume(
+          `${base}m:${w.minuteIndex}`,
+          `${base}d:${w.dayIndex}`,
+          `${base}ban`,
+          `${base}rm:${w.minuteIndex}`,
+          `${base}rd:${w.dayIndex}`,
+          limits.perMinute,
+          limits.perDay,
+          now,
+          w.minuteEndMs,
+          w.dayEndMs,
+          ban.threshold,
+          ban.seconds,
+          consumeOptions?.banEligible ? 1 : 0,
+        );
+      } catch (err) {
+        degrade(err);
+        bypassUntil = performance.now() + BYPASS_AFTER_FAILURE_MS;
+        // A command that timed out on a live socket means a dead peer: reconnect rather than wait.
+        if (err instanceof Error && /timed out/i.test(err.message)) redis.disconnect(true);
+        return fallback.consume(subject, limits, nowMs, consumeOptions);
+      }
+      recover();
+      const [code, minute, day, banUntil] = reply;
+      const outcome: Outcome =
+        code === 2 ? { kind: "banned", untilSeconds: banUntil } : { kind: OUTCOMES[code ? 1 : 0] };
+      return decide(outcome, { minute, day }, limits, now);
+    },
+    async check() {
+      await waitReady();
+      await redis.ping();
+    },
+    async close() {
+      await fallback.close();
+      if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * `pnpm keys`: manage API keys in the database the server uses (same environment, same config).
+ * The command runs on injected streams and environment so tests can run it in-process;
+ * keys-cli.ts is the executable.
+ *   create --plan <plan> --name <name> [--per-minute N --per-day N]   prints the key alone on stdout
+ *   list [--json]                                                       one key per line, no secrets
+ *   revoke <id>                                                         stops the key (within the cache TTL)
+ */
+import { parseArgs } from "node:util";
+import { loadBundledSpec, type RateLimitPolicy, rateLimitPolicy } from "@animal-store/openapi";
+import { openStore, type Store } from "../animal-store/store/index.js";
+import { issueApiKey } from "../engine/auth/api-keys.js";
+import type { ApiKeyRecord } from "../engine/auth/caller.js";
+import { loadConfig } from "../engine/config.js";
+
+// The plans are the contract's (info.x-rate-limit-plans).
+const policy: RateLimitPolicy = rateLimitPolicy(loadBundledSpec().spec);
+const customPlans = policy.planNames.filter((name) => policy.plans[name]?.custom);
+
+const USAGE = `usage:
+  keys create --plan <${policy.planNames.join("|")}> --name <name> [--per-minute <n>] [--per-day <n>]
+      (${customPlans.length > 0 ? `a ${customPlans.join(" or ")} key needs both limits` : "limits are optional"})
+  keys list [--json]
+  keys revoke <id>`;
+
+class UsageError extends Error {}
+
+/** Where the command reads its environment and writes its output. */
+export interface KeysCommandIo {
+  env: Record<string, string | undefined>;
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+}
+
+function wholeNumber(flag: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw)) throw new UsageError(`${flag} must be a whole number (got "${raw}")`);
+  return Number(raw);
+}
+
+async function create(store: Store, args: string[], io: KeysCommandIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      plan: { type: "string" },
+      name: { type: "string" },
+      "per-minute": { type: "string" },
+      "per-day": { type: "string" },
+    },
+  });
+  if (!values.plan || !Object.hasOwn(policy.plans, values.plan)) {
+    throw new UsageError(`--plan must be one of ${policy.planNames.join(", ")}`);
+  }
+  if (!values.name) throw new UsageError("--name is required");
+  const { key, record } = await issueApiKey(store, policy, {
+    plan: values.plan,
+    name: values.name,
+    perMinute: wholeNumber("--per-minute", values["per-minute"]),
+    perDay: wholeNumber("--per-day", values["per-day"]),
+  });
+  // The key alone on stdout, so `KEY=$(pnpm -s keys create ...)` captures it; the rest on stderr.
+  io.stdout.write(`${key}\n`);
+  io.stderr.write(
+    `created ${record.id} (${record.plan}, "${record.name}"); store the key now, it is not shown again\n`,
+  );
+}
+
+function limits(key: ApiKeyRecord): string {
+  return key.perMinute === null && key.perDay === null
+    ? "plan default"
+    : `${key.perMinute ?? "plan"}/min ${key.perDay ?? "plan"}/day`;
+}
+
+async function list(store: Store, args: string[], io: KeysCommandIo): Promise<void> {
+  const { values } = parseArgs({ args, options: { json: { type: "boolean" } } });
+  const keys = await store.listApiKeys();
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
+    return;
+  }
+  const rows = [["ID", "NAME", "PLAN", "LIMITS", "CREATED", "REVOKED"]];
+  for (const key of keys) {
+    rows.push([key.id, key.name, key.plan, limits(key), key.createdAt, key.revokedAt ?? "-"]);
+  }
+  const widths = rows[0]?.map((_, column) =>
+    Math.max(...rows.map((row) => row[column]?.length ?? 0)),
+  );
+  for (const row of rows) {
+    io.stdout.write(
+      `${row
+        .map((cell, i) => cell.padEnd(widths?.[i] ?? 0))
+        .join("  ")
+        .trimEnd()}\n`,
+    );
+  }
+}
+
+async function revoke(store: Store, args: string[], io: KeysCommandIo): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const id = positionals[0];
+  if (!id || positionals.length > 1) throw new UsageError("revoke needs exactly one key id");
+  const key = await store.revokeApiKey(id, new Date().toISOString());
+  if (!key) throw new Error(`no key with id ${id}`);
+  io.stdout.write(`revoked ${key.id} at ${key.revokedAt}\n`);
+}
+
+const COMMANDS: Record<string, (store: Store, args: string[], io: KeysCommandIo) => Promise<void>> =
+  {
+    create,
+    list,
+    revoke,
+  };
+
+/** Runs one keys command; resolves to the exit code (0 ok, 1 failure, 2 usage). */
+export async function runKeysCommand(argv: string[], io: KeysCommandIo): Promise<number> {
+  const [command, ...args] = argv[0] === "--" ? argv.slice(1) : argv;
+  const run = command ? COMMANDS[command] : undefined;
+  if (!run) {
+    io.stderr.write(`${USAGE}\n`);
+    return command === "help" || command === "--help" ? 0 : 2;
+  }
+  let store: Store | undefined;
+  try {
+    store = await openStore(loadConfig(io.env).database);
+    await run(store, args, io);
+    return 0;
+  } catch (err) {
+    const usage =
+      err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+    io.stderr.write(`keys: ${(err as Error).message}\n${usage ? `${USAGE}\n` : ""}`);
+    return usage ? 2 : 1;
+  } finally {
+    await store?.close();
+  }
+}
