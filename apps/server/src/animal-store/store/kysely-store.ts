@@ -4,20 +4,13 @@
  * mean "the database is unreachable" (503).
  */
 import type { NewPet, Pet } from "@animal-store/api-types";
-import { type Kysely, type Selectable, sql } from "kysely";
+import { type Insertable, type Kysely, sql } from "kysely";
 import { type ApiKeyStore, kyselyApiKeyStore } from "../../engine/auth/api-key-store.js";
 import type { ApiKeyRecord } from "../../engine/auth/caller.js";
 import { classified, type ErrorClassifier } from "../../engine/storage/classify.js";
+import { toPet, toPets, toRow } from "./pet-rows.js";
 import type { Database, PetsTable } from "./schema.js";
 import type { Store } from "./types.js";
-
-/** A `pets` row as the API shows it. */
-export function toPet(row: Selectable<PetsTable>): Pet {
-  const pet: Pet = { id: row.id, name: row.name, categoryId: row.category_id };
-  // A pet created without status has no status field: never null.
-  if (row.status !== null) pet.status = row.status;
-  return pet;
-}
 
 /** A Store over any Kysely dialect whose schema `petStoreMigrations` created. */
 export class KyselyStore implements Store {
@@ -37,7 +30,7 @@ export class KyselyStore implements Store {
       let query = this.db.selectFrom("pets").selectAll();
       if (status !== undefined) query = query.where("status", "=", status);
       const rows = await query.orderBy("id").limit(limit).execute();
-      return rows.map(toPet);
+      return toPets(rows);
     });
   }
 
@@ -45,7 +38,7 @@ export class KyselyStore implements Store {
     return classified(this.classify, async () => {
       const row = await this.db
         .insertInto("pets")
-        .values({ name: pet.name, category_id: pet.categoryId, status: pet.status ?? null })
+        .values(toRow(pet) as Insertable<PetsTable>)
         .returningAll()
         .executeTakeFirstOrThrow();
       return toPet(row);

@@ -3,12 +3,13 @@
  * synchronous=FULL) with group commit for creates.
  */
 import type { NewPet, Pet } from "@animal-store/api-types";
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely } from "kysely";
 import type Database from "libsql";
 import { classifySqliteError, openSqliteDatabase } from "../../engine/storage/sqlite.js";
-import { KyselyStore, toPet } from "./kysely-store.js";
+import { KyselyStore } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
-import type { PetsTable, Database as Schema } from "./schema.js";
+import { toPet, toRow } from "./pet-rows.js";
+import type { Database as Schema } from "./schema.js";
 
 interface PendingCreate {
   pet: NewPet;
@@ -16,7 +17,7 @@ interface PendingCreate {
   reject: (err: unknown) => void;
 }
 
-const INSERT_PET = "insert into pets (name, category_id, status) values (?, ?, ?) returning *";
+type Row = Record<string, unknown>;
 
 /**
  * The SQLite store, with group commit for creates, and able to report the durability settings its
@@ -30,14 +31,27 @@ const INSERT_PET = "insert into pets (name, category_id, status) values (?, ?, ?
  */
 export class SqliteStore extends KyselyStore {
   private pending: PendingCreate[] = [];
-  private readonly insertPet: Database.Statement;
+  /** Insert statements by column set (a pet without its optional properties has fewer). */
+  private readonly inserts = new Map<string, Database.Statement>();
 
   constructor(
     db: Kysely<Schema>,
     private readonly raw: Database.Database,
   ) {
     super("sqlite", db, classifySqliteError);
-    this.insertPet = raw.prepare(INSERT_PET);
+  }
+
+  private insertStatement(columns: string[]): Database.Statement {
+    const key = columns.join(",");
+    let statement = this.inserts.get(key);
+    if (statement === undefined) {
+      // Column names come from the contract's property names (validated against its schema).
+      const names = columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
+      const values = columns.map(() => "?").join(", ");
+      statement = this.raw.prepare(`insert into pets (${names}) values (${values}) returning *`);
+      this.inserts.set(key, statement);
+    }
+    return statement;
   }
 
   override createPet(pet: NewPet): Promise<Pet> {
@@ -53,7 +67,7 @@ export class SqliteStore extends KyselyStore {
     const batch = this.pending;
     if (batch.length === 0) return;
     this.pending = [];
-    let rows: Array<Selectable<PetsTable>>;
+    let rows: Row[];
     try {
       rows = this.insertInOneTransaction(batch.map(({ pet }) => pet));
     } catch (err) {
@@ -66,7 +80,7 @@ export class SqliteStore extends KyselyStore {
       for (const item of batch) {
         try {
           const [row] = this.insertInOneTransaction([item.pet]);
-          item.resolve(toPet(row as Selectable<PetsTable>));
+          item.resolve(toPet(row as Row));
         } catch (single) {
           item.reject(classifySqliteError(single));
         }
@@ -74,22 +88,19 @@ export class SqliteStore extends KyselyStore {
       return;
     }
     for (const [i, { resolve }] of batch.entries()) {
-      resolve(toPet(rows[i] as Selectable<PetsTable>));
+      resolve(toPet(rows[i] as Row));
     }
   }
 
-  private insertInOneTransaction(pets: NewPet[]): Array<Selectable<PetsTable>> {
+  private insertInOneTransaction(pets: NewPet[]): Row[] {
     this.raw.exec("BEGIN IMMEDIATE");
     try {
-      // all(), not get(): a libsql statement whose get() failed keeps failing with that error.
-      const rows = pets.map(
-        (pet) =>
-          this.insertPet.all(
-            pet.name,
-            pet.categoryId,
-            pet.status ?? null,
-          )[0] as Selectable<PetsTable>,
-      );
+      const rows = pets.map((pet) => {
+        const row = toRow(pet);
+        const columns = Object.keys(row);
+        // all(), not get(): a libsql statement whose get() failed keeps failing with that error.
+        return this.insertStatement(columns).all(...columns.map((c) => row[c]))[0] as Row;
+      });
       this.raw.exec("COMMIT");
       return rows;
     } catch (err) {

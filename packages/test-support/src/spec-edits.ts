@@ -1,0 +1,142 @@
+/**
+ * Edits of the contract as a person would make them in openapi/openapi.yaml: deprecate an
+ * operation, change a plan's limits, open an operation to callers without a key, add an optional
+ * response property, add an operation. Each works on the parsed document (the YAML source or the
+ * bundle alike) and keeps it lint-clean, so the spec-edit tests and the CI drill can show that the
+ * app built from the edited spec behaves accordingly with no code change.
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: a parsed OpenAPI document, walked dynamically.
+type Json = any;
+
+/** One edit of a parsed contract, in place. */
+export type SpecEdit = (spec: Json) => void;
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** The path, method and operation object of `operationId`; throws when the spec has none. */
+export function findOperation(spec: Json, operationId: string): { path: string; method: string; op: Json } {
+  for (const [path, item] of Object.entries(spec.paths ?? {}) as [string, Json][]) {
+    for (const method of METHODS) {
+      if (item?.[method]?.operationId === operationId) return { path, method, op: item[method] };
+    }
+  }
+  throw new Error(`the spec has no operation ${operationId}`);
+}
+
+/** Follows a local $ref to the node it names. */
+function resolveRef(spec: Json, node: Json): Json {
+  let at = node;
+  while (typeof at?.$ref === "string") {
+    at = at.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce((acc: Json, key: string) => acc?.[key.replace(/~1/g, "/").replace(/~0/g, "~")], spec);
+  }
+  return at;
+}
+
+function httpDate(date: string): string {
+  return new Date(`${date}T00:00:00Z`).toUTCString();
+}
+
+/**
+ * Deprecates `operationId`: `deprecated`, `x-deprecated-since`, `x-sunset`, `x-replacement`, the
+ * Deprecation/Sunset/Link headers on its success responses (a Sunset header of its own, with its
+ * date), and the 410 it answers from the sunset on.
+ */
+export function deprecate(
+  operationId: string,
+  dates: { since: string; sunset: string; replacement: string },
+): SpecEdit {
+  return (spec) => {
+    const { op } = findOperation(spec, operationId);
+    Object.assign(op, {
+      deprecated: true,
+      "x-deprecated-since": dates.since,
+      "x-sunset": dates.sunset,
+      "x-replacement": dates.replacement,
+    });
+    const sunsetHeader = `${operationId}Sunset`;
+    spec.components.headers[sunsetHeader] = {
+      description: `RFC 8594: ${operationId} is removed at this instant (its x-sunset).`,
+      required: true,
+      schema: { type: "string", const: httpDate(dates.sunset) },
+      example: httpDate(dates.sunset),
+    };
+    const deprecationHeaders = {
+      Deprecation: { $ref: "#/components/headers/Deprecation" },
+      Sunset: { $ref: `#/components/headers/${sunsetHeader}` },
+      Link: { $ref: "#/components/headers/Link" },
+    };
+    for (const [status, response] of Object.entries(op.responses) as [string, Json][]) {
+      if (!/^2/.test(status)) continue;
+      // A shared response is copied into the operation rather than changed for every operation.
+      const own = structuredClone(resolveRef(spec, response));
+      own.headers = { ...own.headers, ...deprecationHeaders };
+      op.responses[status] = own;
+    }
+    const rateLimitHeaders = Object.fromEntries(
+      ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"].map((name) => [
+        name,
+        { $ref: `#/components/headers/${name}` },
+      ]),
+    );
+    op.responses["410"] = {
+      description: `The operation has passed its sunset instant (code \`gone\`).`,
+      headers: { ...rateLimitHeaders, ...deprecationHeaders },
+      content: {
+        "application/json": {
+          schema: { $ref: "#/components/schemas/Error" },
+          examples: {
+            gone: {
+              summary: `After ${dates.sunset}`,
+              value: { code: "gone", message: `Removed on ${dates.sunset}.`, status: 410 },
+            },
+          },
+        },
+      },
+    };
+  };
+}
+
+/** Sets a plan's per-minute limit in `info.x-rate-limit-plans`, and its row in the prose table. */
+export function planPerMinute(plan: string, perMinute: number): SpecEdit {
+  return (spec) => {
+    const limits = spec.info["x-rate-limit-plans"][plan];
+    if (!limits) throw new Error(`the spec has no plan ${plan}`);
+    const label = plan[0]?.toUpperCase() + plan.slice(1);
+    const grouped = (n: number) => n.toLocaleString("en-US");
+    const row = `| ${label} | ${grouped(limits.perMinute)} | ${grouped(limits.perDay)} |`;
+    limits.perMinute = perMinute;
+    spec.info.description = String(spec.info.description).replace(
+      row,
+      `| ${label} | ${grouped(perMinute)} | ${grouped(limits.perDay)} |`,
+    );
+  };
+}
+
+/** Lets `operationId` be called without a credential (`security: []`). */
+export function openToAnyone(operationId: string): SpecEdit {
+  return (spec) => {
+    findOperation(spec, operationId).op.security = [];
+  };
+}
+
+/** Adds an optional property to a schema of `components.schemas`. */
+export function optionalProperty(schema: string, property: string, definition: Json): SpecEdit {
+  return (spec) => {
+    const target = spec.components.schemas[schema];
+    if (target.properties[property] !== undefined) {
+      throw new Error(`${schema} already has a property ${property}: the edit would prove nothing`);
+    }
+    target.properties[property] = definition;
+  };
+}
+
+/** Applies `edits` to a deep copy of `spec`. */
+export function edited(spec: Json, ...edits: SpecEdit[]): Json {
+  const copy = structuredClone(spec);
+  for (const edit of edits) edit(copy);
+  return copy;
+}
