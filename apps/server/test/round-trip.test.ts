@@ -30,7 +30,8 @@ function sample(schema: JsonObject): unknown {
 
 /** A request body with every property of the operation's body schema. */
 function fullBody(): Record<string, unknown> {
-  const media = (create?.requestBody?.content as Record<string, JsonObject>)["application/json"];
+  const content = (create?.requestBody?.content ?? {}) as Record<string, JsonObject>;
+  const media = content["application/json"];
   const schema = deref<JsonObject>(spec, media?.schema);
   const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
   return Object.fromEntries(

@@ -15,7 +15,10 @@ export type SpecEdit = (spec: Json) => void;
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /** The path, method and operation object of `operationId`; throws when the spec has none. */
-export function findOperation(spec: Json, operationId: string): { path: string; method: string; op: Json } {
+export function findOperation(
+  spec: Json,
+  operationId: string,
+): { path: string; method: string; op: Json } {
   for (const [path, item] of Object.entries(spec.paths ?? {}) as [string, Json][]) {
     for (const method of METHODS) {
       if (item?.[method]?.operationId === operationId) return { path, method, op: item[method] };
