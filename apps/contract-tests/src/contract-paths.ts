@@ -1,12 +1,10 @@
 /** Where the gates find the current bundled contract and its released copies. */
-import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-
-const require = createRequire(import.meta.url);
+import { bundledSpecPath } from "@animal-store/openapi";
 
 /** The current contract, bundled by `pnpm bundle` into `openapi/dist/openapi.json`. */
 export function bundledContractPath(): string {
-  return require.resolve("@animal-store/openapi/openapi.json");
+  return bundledSpecPath;
 }
 
 /** `openapi/released/`: one bundled copy per released contract version, `openapi-X.Y.Z.json`. */

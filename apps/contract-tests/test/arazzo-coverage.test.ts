@@ -3,9 +3,10 @@
 // (create → get → list, auth failures, validation errors, a 429), so coverage cannot silently shrink.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { loadBundledSpec, specOperations } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { arazzoDir, bundledContractPath } from "../src/contract-paths.js";
+import { arazzoDir } from "../src/contract-paths.js";
 
 interface Step {
   stepId: string;
@@ -22,11 +23,8 @@ const documents = files.map((name) => ({
   name,
   doc: parse(readFileSync(join(arazzoDir(), name), "utf8")) as ArazzoFile,
 }));
-const contract = JSON.parse(readFileSync(bundledContractPath(), "utf8")) as {
-  paths: Record<string, Record<string, { operationId?: string }>>;
-};
 const contractOperations = new Set(
-  Object.values(contract.paths).flatMap((item) => Object.values(item).map((op) => op.operationId)),
+  specOperations(loadBundledSpec().spec).map((op) => op.operationId),
 );
 
 /** `operationId status` for every step whose criteria pin a status code. */

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { deref, specOperations } from "@animal-store/openapi";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkBreakingChanges } from "../src/breaking-change-gate.js";
 import { bundledContractPath, releasedContractsDir } from "../src/contract-paths.js";
@@ -30,75 +31,137 @@ function fixture(name: string, edit: (spec: Json) => void): string {
   return path;
 }
 
-const schemas = (s: Json) => s.components.schemas;
+const schemas = (s: Json): Record<string, Json> => s.components.schemas;
+const operationsOf = (s: Json) => specOperations(s);
+
+/** The first entry `pick` finds, or a failure naming what the contract no longer has. */
+function first<T>(found: T | undefined, what: string): T {
+  if (found === undefined)
+    throw new Error(`the contract has no ${what}: the fixture would test nothing`);
+  return found;
+}
+
+/** Names of the component schemas a request body uses, and those a response uses. */
+function bodySchemaNames(s: Json, side: "request" | "response"): string[] {
+  const names = new Set<string>();
+  for (const op of operationsOf(s)) {
+    const contents =
+      side === "request"
+        ? [op.requestBody?.content]
+        : Object.values(op.operation.responses as Json).map((r: Json) => deref(s, r).content);
+    for (const content of contents) {
+      const ref = (content as Json)?.["application/json"]?.schema?.$ref;
+      if (typeof ref === "string") names.add(ref.split("/").pop() as string);
+    }
+  }
+  return [...names];
+}
+
+/** An object schema used by `side` with a property that is not required, and that property. */
+function optionalPropertyOf(s: Json, side: "request" | "response"): [string, string] {
+  for (const name of bodySchemaNames(s, side)) {
+    const schema = schemas(s)[name];
+    const optional = Object.keys(schema?.properties ?? {}).find(
+      (p) => !(schema.required ?? []).includes(p),
+    );
+    if (optional) return [name, optional];
+  }
+  throw new Error(`no ${side} body has an optional property: the fixture would test nothing`);
+}
 
 const breaking: [why: string, rule: string, edit: (s: Json) => void][] = [
   [
-    "removing an enum value (PetStatus sold)",
+    "removing an enum value",
     "enum-values-removed",
     (s) => {
-      schemas(s).PetStatus.enum = ["available", "pending"];
+      const schema = first(
+        Object.values(schemas(s)).find((x) => Array.isArray(x.enum) && x.enum.length > 1),
+        "enum schema",
+      );
+      schema.enum = schema.enum.slice(0, -1);
     },
   ],
   [
-    "making a request property required (NewPet.status)",
+    "making a request property required",
     "required-properties-added",
     (s) => {
-      schemas(s).NewPet.required.push("status");
+      const [name, property] = optionalPropertyOf(s, "request");
+      schemas(s)[name].required = [...(schemas(s)[name].required ?? []), property];
     },
   ],
   [
-    "removing an operation (createPet)",
+    "removing an operation",
     "operation-removed",
     (s) => {
-      delete s.paths["/pets"].post;
+      const ops = operationsOf(s);
+      const op = first(
+        ops.find((o) => ops.filter((other) => other.path === o.path).length > 1),
+        "path with two operations",
+      );
+      delete s.paths[op.path][op.method.toLowerCase()];
     },
   ],
   [
-    "removing a path (getPet)",
+    "removing a path",
     "path-removed",
     (s) => {
-      delete s.paths["/pets/{petId}"];
+      delete s.paths[first(Object.keys(s.paths).at(-1), "path")];
     },
   ],
   [
     "removing a documented response status",
     "response-removed",
     (s) => {
-      delete s.paths["/pets"].get.responses["400"];
+      const op = first(
+        operationsOf(s).find((o) => o.statuses.some((status) => status.startsWith("4"))),
+        "operation with a 4xx response",
+      );
+      const status = op.statuses.find((x) => x.startsWith("4")) as string;
+      delete (op.operation as Json).responses[status];
     },
   ],
   [
     "adding a required query parameter",
     "parameter-became-required",
     (s) => {
-      s.paths["/pets"].get.parameters.push({
-        name: "owner",
-        in: "query",
-        required: true,
-        schema: { type: "string" },
-      });
+      const op = first(
+        operationsOf(s).find((o) => o.method === "GET"),
+        "GET operation",
+      ).operation as Json;
+      op.parameters = [
+        ...(op.parameters ?? []),
+        { name: "fixtureOnlyOwner", in: "query", required: true, schema: { type: "string" } },
+      ];
     },
   ],
   [
-    "narrowing a constraint (name maxLength 100 → 50)",
+    "narrowing a constraint (maxLength halved)",
     "schema-constraint-changed",
     (s) => {
-      schemas(s).PetName.maxLength = 50;
+      const schema = first(
+        Object.values(schemas(s)).find((x) => typeof x.maxLength === "number" && x.maxLength > 1),
+        "schema with a maxLength",
+      );
+      schema.maxLength = Math.floor(schema.maxLength / 2);
     },
   ],
   [
-    "changing a type (categoryId integer → string)",
+    "changing a type (integer → string)",
     "schema-type-changed",
     (s) => {
-      schemas(s).CategoryId.type = "string";
+      const schema = first(
+        Object.values(schemas(s)).find((x) => x.type === "integer"),
+        "integer schema",
+      );
+      schema.type = "string";
     },
   ],
   [
-    "removing a response property (Pet.status)",
+    "removing a response property",
     "property-removed",
     (s) => {
-      delete schemas(s).Pet.properties.status;
+      const [name, property] = optionalPropertyOf(s, "response");
+      delete schemas(s)[name].properties[property];
     },
   ],
 ];
@@ -124,12 +187,16 @@ describe("breaking-change fixtures", () => {
     expect(verdict.passed, verdict.report).toBe(false);
     expect(verdict.breakingChanges.map((c) => c.ruleId)).toContain(rule);
     expect(verdict.report).toContain(`BREAKING ${rule}`);
-    expect(verdict.report).toContain("set info.version to 2.0.0");
+    const major = Number(String(readContractVersion(current)).split(".")[0]);
+    expect(verdict.report).toContain(`set info.version to ${major + 1}.0.0`);
   });
 
   it.concurrent("passes on adding an optional response property, rated minor", async () => {
     const revision = fixture("optional-response-property", (s) => {
-      schemas(s).Pet.properties.nickname = { type: "string", description: "A nickname." };
+      const [name] = optionalPropertyOf(s, "response");
+      // A property the schema already has would make this fixture compare a spec with itself.
+      expect(schemas(s)[name].properties).not.toHaveProperty("fixtureOnlyNickname");
+      schemas(s)[name].properties.fixtureOnlyNickname = { type: "string", description: "New." };
     });
     const verdict = await checkBreakingChanges(current, revision);
     expect(verdict.passed, verdict.report).toBe(true);
@@ -139,8 +206,8 @@ describe("breaking-change fixtures", () => {
 
   it.concurrent("a major bump lets a breaking change pass, and reports it", async () => {
     const revision = fixture("major-bump", (s) => {
-      schemas(s).PetStatus.enum = ["available", "pending"];
-      s.info.version = "2.0.0";
+      breaking[0]?.[2](s);
+      s.info.version = `${Number(String(s.info.version).split(".")[0]) + 1}.0.0`;
     });
     const verdict = await checkBreakingChanges(current, revision);
     expect(verdict.passed, verdict.report).toBe(true);
@@ -150,8 +217,9 @@ describe("breaking-change fixtures", () => {
 
   it.concurrent("a minor bump does not let a breaking change pass", async () => {
     const revision = fixture("minor-bump", (s) => {
-      delete s.paths["/pets"].post;
-      s.info.version = "1.1.0";
+      breaking[2]?.[2](s);
+      const [major, minor] = String(s.info.version).split(".").map(Number);
+      s.info.version = `${major}.${(minor ?? 0) + 1}.0`;
     });
     const verdict = await checkBreakingChanges(current, revision);
     expect(verdict.passed, verdict.report).toBe(false);
@@ -159,7 +227,8 @@ describe("breaking-change fixtures", () => {
 
   it.concurrent("a version that goes backwards fails even without changes", async () => {
     const revision = fixture("backwards", (s) => {
-      s.info.version = "0.9.0";
+      const [major] = String(s.info.version).split(".").map(Number);
+      s.info.version = major && major > 0 ? `${major - 1}.9.0` : "0.0.0-0";
     });
     const verdict = await checkBreakingChanges(current, revision);
     expect(verdict.passed).toBe(false);
@@ -174,9 +243,7 @@ describe("breaking-change CLI (dist, built before tests by turbo)", () => {
   it.concurrent("exits 0 on the real contract and 1 with the report on a breaking fixture", async () => {
     const ok = await run(process.execPath, [cli]);
     expect(ok.stdout).toContain("(current)");
-    const revision = fixture("cli-breaking", (s) => {
-      delete s.paths["/pets/{petId}"];
-    });
+    const revision = fixture("cli-breaking", breaking[3]?.[2] as (s: Json) => void);
     const failed = await run(process.execPath, [cli, "--revision", revision]).then(
       () => ({ code: 0, stdout: "" }),
       (error: { code: number; stdout: string }) => error,

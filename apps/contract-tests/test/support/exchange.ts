@@ -19,7 +19,7 @@ export interface Exchange {
 
 /** A request as a scenario describes it; `path` is relative to the API base (`/pets`). */
 export interface ScenarioRequest {
-  method?: "GET" | "POST";
+  method?: string;
   path: string;
   apiKey?: string;
   /** A JSON value (sent as application/json) or raw text with its own content type. */

@@ -19,13 +19,17 @@ export interface PrismProxy {
 }
 
 /**
- * Starts `prism proxy <bundled spec> <upstream> [--errors]`. With `errors`, any request or
+ * Starts `prism proxy <spec> <upstream> [--errors]` (the bundled spec unless another is given). With `errors`, any request or
  * response violation becomes an error response (Prism answers invalid requests itself); without
  * it, Prism forwards everything and lists violations in the `sl-violations` header.
  */
-export async function startPrismProxy(upstream: string, errors: boolean): Promise<PrismProxy> {
+export async function startPrismProxy(
+  upstream: string,
+  errors: boolean,
+  specPath = bundledContractPath(),
+): Promise<PrismProxy> {
   const port = await freePort();
-  const args = [prismEntry, "proxy", bundledContractPath(), upstream, "-h", "127.0.0.1"];
+  const args = [prismEntry, "proxy", specPath, upstream, "-h", "127.0.0.1"];
   args.push("-p", String(port), ...(errors ? ["--errors"] : []));
   const running: RunningChild = await startChild(process.execPath, args, {
     label: `prism proxy${errors ? " --errors" : ""}`,

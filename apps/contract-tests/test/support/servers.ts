@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningServer, startServer } from "@animal-store/server";
+import { type RunningServer, type StartOptions, startServer } from "@animal-store/server";
 
 /** A running real server and its API base URL (`…/v1`). */
 export interface GateServer {
@@ -16,22 +16,29 @@ export interface GateServer {
 
 /**
  * Starts the real server (the same `startServer` as `pnpm start`) on a free port with its own
- * SQLite file, silent logs and the given extra environment (rate-limit ban settings, ...).
+ * SQLite file, silent logs and the given extra environment (rate-limit ban settings, ...);
+ * `options.spec` serves another bundled contract (a scratch edit of the spec).
  */
-export async function startGateServer(env: Record<string, string> = {}): Promise<GateServer> {
+export async function startGateServer(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): Promise<GateServer> {
   const dir = mkdtempSync(join(tmpdir(), "contract-gate-"));
-  const server = await startServer({
-    NODE_ENV: "test",
-    HOST: "127.0.0.1",
-    PORT: "0",
-    DATABASE_URL: `file:${join(dir, "pets.db")}`,
-    LOG_LEVEL: "silent",
-    ...env,
-  });
+  const server = await startServer(
+    {
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      DATABASE_URL: `file:${join(dir, "pets.db")}`,
+      LOG_LEVEL: "silent",
+      ...env,
+    },
+    options,
+  );
   return {
     server,
     origin: server.url,
-    apiUrl: `${server.url}/v1`,
+    apiUrl: `${server.url}${server.contract.basePath}`,
     close: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,139 @@
+// The spec-edit drill: scratch copies of openapi/openapi.yaml, each with one edit a person makes
+// every week, go through the real loop (the project's `redocly lint`, `redocly bundle`), and the
+// real server built from each bundle, with no code change, answers as the edited spec says. Every
+// answer goes through `prism proxy --errors` on the same edited bundle: any violation fails.
+//   (a) listPets deprecated, with a sunset ahead and one passed
+//   (b) the Free plan at 30 requests a minute
+//   (c) an extra optional response property
+//   (d) an operation anyone may call (security: [])
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { readSpec } from "@animal-store/openapi";
+import {
+  deprecate,
+  findOperation,
+  openToAnyone,
+  optionalProperty,
+  planPerMinute,
+  type SpecEdit,
+} from "@animal-store/test-support/spec-edits";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { bundledContractPath } from "../src/contract-paths.js";
+import { runRedocly } from "../src/redocly-cli.js";
+import { stopAllChildren } from "./support/child-process.js";
+import { expectConforming } from "./support/conformance.js";
+import { exchange, type ScenarioRequest } from "./support/exchange.js";
+import { startPrismProxy } from "./support/prism.js";
+import { type GateServer, startGateServer } from "./support/servers.js";
+
+const specDir = join(dirname(bundledContractPath()), "..");
+const source = readFileSync(join(specDir, "openapi.yaml"), "utf8");
+const scratch = mkdtempSync(join(tmpdir(), "spec-edit-drill-"));
+const servers: GateServer[] = [];
+afterAll(async () => {
+  await stopAllChildren();
+  await Promise.allSettled(servers.map((server) => server.close()));
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+/** The edited spec linted and bundled as `pnpm bundle` does, the server on it, Prism in front. */
+async function drill(name: string, ...edits: SpecEdit[]) {
+  const dir = join(scratch, name);
+  const spec = parse(source);
+  for (const edit of edits) edit(spec);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "openapi.yaml"), stringify(spec));
+  copyFileSync(join(specDir, "redocly.yaml"), join(dir, "redocly.yaml"));
+  const yaml = join(dir, "openapi.yaml");
+  const lint = await runRedocly(["lint", yaml, "--config", join(dir, "redocly.yaml")]);
+  expect(lint.exitCode, lint.output).toBe(0);
+  const bundle = join(dir, "openapi.json");
+  const bundled = await runRedocly([
+    "bundle",
+    yaml,
+    "--config",
+    join(dir, "redocly.yaml"),
+    "-o",
+    bundle,
+  ]);
+  expect(bundled.exitCode, bundled.output).toBe(0);
+  const server = await startGateServer({}, { spec: readSpec(bundle) });
+  servers.push(server);
+  const prism = await startPrismProxy(server.apiUrl, true, bundle);
+  const call = async (operationId: string, status: number, request: ScenarioRequest) => {
+    const found = await exchange(prism.url, `${name}: ${operationId}`, request);
+    expectConforming(found, { operation: operationId, status });
+    return found;
+  };
+  return { server, call };
+}
+
+const listPath = findOperation(parse(source), "listPets").path;
+
+describe("the spec-edit drill", () => {
+  it.concurrent("(a) listPets deprecated, sunset ahead: Deprecation, Sunset and Link on its answers", async () => {
+    const { server, call } = await drill(
+      "deprecated-ahead",
+      deprecate("listPets", {
+        since: "2026-06-01",
+        sunset: "2031-06-01",
+        replacement: "GET /pets/{petId}",
+      }),
+    );
+    const key = await server.server.createKey({ plan: "pro", name: "drill" });
+    const answer = await call("listPets", 200, { path: listPath, apiKey: key });
+    expect(answer.headers.get("sunset")).toBe("Sun, 01 Jun 2031 00:00:00 GMT");
+    expect(answer.headers.get("deprecation")).toBe(`@${Date.UTC(2026, 5, 1) / 1000}`);
+    expect(answer.headers.get("link")).toBe('</v1/pets/{petId}>; rel="successor-version"');
+  });
+
+  it.concurrent("(a) listPets deprecated, sunset passed: 410 gone, with the headers", async () => {
+    const { server, call } = await drill(
+      "deprecated-passed",
+      deprecate("listPets", {
+        since: "2024-01-01",
+        sunset: "2025-06-01",
+        replacement: "GET /pets/{petId}",
+      }),
+    );
+    const key = await server.server.createKey({ plan: "pro", name: "drill" });
+    const gone = await call("listPets", 410, { path: listPath, apiKey: key });
+    expect(gone.body).toMatchObject({ code: "gone", status: 410 });
+    expect(gone.headers.get("sunset")).toBe("Sun, 01 Jun 2025 00:00:00 GMT");
+  });
+
+  it.concurrent("(b) the Free plan at 30 a minute: a free key is counted on 30, and refused after", async () => {
+    const { server, call } = await drill("free-30", planPerMinute("free", 30));
+    const key = await server.server.createKey({ plan: "free", name: "drill" });
+    const first = await call("listPets", 200, { path: listPath, apiKey: key });
+    expect(first.headers.get("x-ratelimit-limit")).toBe("30");
+    for (let i = 1; i < 30; i++) await call("listPets", 200, { path: listPath, apiKey: key });
+    const refused = await call("listPets", 429, { path: listPath, apiKey: key });
+    expect(refused.body).toMatchObject({ code: "rate_limited" });
+  });
+
+  it.concurrent("(c) an extra optional response property: every answer still conforms", async () => {
+    const { server, call } = await drill(
+      "optional-property",
+      optionalProperty("Pet", "drillNickname", { type: "string", description: "A nickname." }),
+    );
+    const key = await server.server.createKey({ plan: "pro", name: "drill" });
+    const created = await call("createPet", 201, {
+      path: listPath,
+      apiKey: key,
+      json: { name: "Rex", categoryId: 1 },
+    });
+    const id = (created.body as { id: number }).id;
+    await call("getPet", 200, { path: `${listPath}/${id}`, apiKey: key });
+    await call("listPets", 200, { path: listPath, apiKey: key });
+  });
+
+  it.concurrent("(d) listPets with security: [] answers without a key; the others still need one", async () => {
+    const { call } = await drill("open-list", openToAnyone("listPets"));
+    const open = await call("listPets", 200, { path: listPath });
+    expect(open.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+    await call("getPet", 401, { path: `${listPath}/1`, apiKey: "never-issued" });
+  });
+});
