@@ -2,9 +2,9 @@
  * Toolchain speed: each step as its CLI runs it (median of a few runs), generation in-process as a
  * watcher keeps it, and the whole `pnpm build` cold (turbo --force) and fully cached.
  */
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { bundledSpecPath } from "@animal-store/openapi";
 import { runTimed } from "./processes.js";
 import { median } from "./stats.js";
 
@@ -85,7 +85,7 @@ async function timeStep(step: Step): Promise<ToolchainFigure> {
 /** In-process generation with openapi-typescript's API: first call (with load) and warm calls. */
 async function timeInProcessGenerate(root: string, repeats: number): Promise<ToolchainFigure[]> {
   const script = join(root, "packages/api-types/scripts/render-types.mjs");
-  const spec = createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json");
+  const spec = bundledSpecPath;
   const started = performance.now();
   const { renderTypes } = (await import(pathToFileURL(script).href)) as {
     renderTypes(specPath: string): Promise<string>;
@@ -119,7 +119,7 @@ export async function runToolchainBench(options: ToolchainOptions): Promise<Tool
   const { root, scratchDir, repeats, log } = options;
   const bin = (pkgDir: string, name: string) => join(root, pkgDir, "node_modules/.bin", name);
   const openapiDir = join(root, "openapi");
-  const spec = createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json");
+  const spec = bundledSpecPath;
   const redocly = bin("openapi", "redocly");
   const turbo = bin(".", "turbo");
   const steps: Step[] = [

@@ -1,7 +1,7 @@
 // What the docs tests look at: the built page and the bundled spec it was rendered from.
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { loadBundledSpec, specOperations } from "@animal-store/openapi";
 
 // biome-ignore lint/suspicious/noExplicitAny: the spec is walked dynamically and every access is asserted.
 export type Json = any;
@@ -17,18 +17,13 @@ export function builtPage(): string {
 }
 
 /** The bundled spec the page was rendered from. */
-export const spec: Json = JSON.parse(
-  readFileSync(
-    createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json"),
-    "utf8",
-  ),
-);
+export const spec: Json = loadBundledSpec().spec;
 
-/** Every operation of the spec with its path, method and tag. */
+/** Every operation of the spec with its path, (lower-case) method and operation object. */
 export function operations(): { path: string; method: string; op: Json }[] {
-  return Object.entries(spec.paths).flatMap(([path, item]: [string, Json]) =>
-    Object.entries(item)
-      .filter(([method]) => ["get", "put", "post", "patch", "delete"].includes(method))
-      .map(([method, op]) => ({ path, method, op })),
-  );
+  return specOperations(spec).map(({ path, method, operation }) => ({
+    path,
+    method: method.toLowerCase(),
+    op: operation,
+  }));
 }

@@ -6,12 +6,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { dirname, join } from "node:path";
 
-const serverDist = dirname(createRequire(import.meta.url).resolve("@animal-store/server"));
-/** The server's entry point and its key CLI, as built by the server package. */
-export const SERVER_MAIN = join(serverDist, "main.js");
-export const KEYS_CLI = join(serverDist, "keys-cli.js");
+const require = createRequire(import.meta.url);
+/** The server's entry point and its key CLI, as the server package exports them. */
+export const SERVER_MAIN = require.resolve("@animal-store/server/main");
+export const KEYS_CLI = require.resolve("@animal-store/server/keys-cli");
 
 /** A running server process. */
 export interface ServerProcess {

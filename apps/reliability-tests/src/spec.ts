@@ -1,25 +1,17 @@
 /**
- * The bundled contract as data: its operations, parameters, bodies and responses, read from
- * `@animal-store/openapi/openapi.json` so nothing here restates the spec.
+ * The bundled contract as data for the generators: its operations, parameters, bodies and
+ * responses, read through the contract's own module (`@animal-store/openapi`).
  */
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { deref, documentedResponses, loadBundledSpec, specOperations } from "@animal-store/openapi";
 
 /** A JSON Schema node as it appears in the bundled spec (refs left in place). */
 export type JsonSchema = { [key: string]: unknown };
 
 /** The parts of the OpenAPI document the suites read. */
 export interface OpenApiDocument {
-  paths: Record<string, Record<string, OperationObject>>;
+  paths: Record<string, Record<string, unknown>>;
   components: Record<string, Record<string, unknown>>;
   [key: string]: unknown;
-}
-
-interface OperationObject {
-  operationId: string;
-  parameters?: unknown[];
-  requestBody?: unknown;
-  responses: Record<string, unknown>;
 }
 
 /** A parameter with its `$ref` resolved. */
@@ -47,79 +39,44 @@ export interface OperationSpec {
   responses: Record<string, ResponseSpec>;
 }
 
-/** Reads the bundled spec that `pnpm bundle` produces. */
+/** The bundled spec that `pnpm bundle` produces. */
 export function loadSpec(): OpenApiDocument {
-  const path = createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json");
-  return JSON.parse(readFileSync(path, "utf8")) as OpenApiDocument;
+  return loadBundledSpec().spec as unknown as OpenApiDocument;
 }
 
-/** Follows a local `$ref` (`#/a/b/c`) inside the document. */
+/** Follows a local `$ref` (`#/a/b/c`) inside the document; throws on a dangling one. */
 export function resolvePointer(doc: unknown, ref: string): unknown {
-  if (!ref.startsWith("#/")) throw new Error(`only local refs are supported: ${ref}`);
-  let node: unknown = doc;
-  for (const raw of ref.slice(2).split("/")) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (node === null || typeof node !== "object" || !(key in node)) {
-      throw new Error(`dangling ref ${ref}`);
-    }
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
-}
-
-/** Resolves an object that may itself be a `$ref` (one level; schemas keep their inner refs). */
-function deref<T>(doc: OpenApiDocument, node: unknown): T {
-  let current = node;
-  while (current && typeof current === "object" && "$ref" in current) {
-    current = resolvePointer(doc, (current as { $ref: string }).$ref);
-  }
-  return current as T;
-}
-
-function responseSpec(doc: OpenApiDocument, raw: unknown): ResponseSpec {
-  const response = deref<{ headers?: Record<string, unknown>; content?: Record<string, unknown> }>(
-    doc,
-    raw,
-  );
-  const headers: ResponseSpec["headers"] = {};
-  for (const [name, header] of Object.entries(response.headers ?? {})) {
-    const resolved = deref<{ required?: boolean; schema: JsonSchema }>(doc, header);
-    headers[name] = { required: resolved.required === true, schema: resolved.schema };
-  }
-  const json = response.content?.["application/json"] as { schema?: JsonSchema } | undefined;
-  return { headers, bodySchema: json?.schema ?? null };
+  return deref(doc as Parameters<typeof deref>[0], { $ref: ref });
 }
 
 /** Every operation of the spec, with parameters, body and responses resolved. */
 export function listOperations(doc: OpenApiDocument): OperationSpec[] {
-  const operations: OperationSpec[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) {
-      if (!op || typeof op !== "object" || !("operationId" in op)) continue;
-      const parameters = (op.parameters ?? []).map((p) => {
-        const resolved = deref<ParameterSpec & { required?: boolean }>(doc, p);
-        return { ...resolved, required: resolved.required === true };
-      });
-      const body = op.requestBody
-        ? deref<{ required?: boolean; content: Record<string, { schema: JsonSchema }> }>(
-            doc,
-            op.requestBody,
-          )
-        : null;
-      const bodySchema = body?.content["application/json"]?.schema;
-      const responses: Record<string, ResponseSpec> = {};
-      for (const [status, raw] of Object.entries(op.responses)) {
-        responses[status] = responseSpec(doc, raw);
+  const spec = doc as unknown as Parameters<typeof specOperations>[0];
+  return specOperations(spec).map((op) => {
+    const bodySchema = (
+      op.requestBody?.content as Record<string, { schema?: JsonSchema }> | undefined
+    )?.["application/json"]?.schema;
+    const responses: Record<string, ResponseSpec> = {};
+    for (const response of documentedResponses(spec, op)) {
+      const headers: ResponseSpec["headers"] = {};
+      for (const header of response.headers) {
+        headers[header.name] = { required: header.required, schema: header.schema ?? {} };
       }
-      operations.push({
-        operationId: op.operationId,
-        method: method.toUpperCase(),
-        path,
-        parameters,
-        requestBody: bodySchema ? { required: body?.required === true, schema: bodySchema } : null,
-        responses,
-      });
+      const json = response.content["application/json"] as { schema?: JsonSchema } | undefined;
+      responses[response.status] = { headers, bodySchema: json?.schema ?? null };
     }
-  }
-  return operations;
+    return {
+      operationId: op.operationId,
+      method: op.method,
+      path: op.path,
+      parameters: op.parameters.map((p) => ({
+        ...(p as unknown as ParameterSpec),
+        required: p.required === true,
+      })),
+      requestBody: bodySchema
+        ? { required: op.requestBody?.required === true, schema: bodySchema }
+        : null,
+      responses,
+    };
+  });
 }

@@ -5,9 +5,12 @@
 import { randomInt } from "node:crypto";
 import { useService } from "@animal-store/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contractLimits } from "../src/contract-limits.js";
 import { type EngineSetup, postgresSetup, sqliteSetup } from "../src/engine-setups.js";
 import { jsonBody, send } from "../src/http-client.js";
 import { createKeyWithCli, type ServerProcess, spawnServer } from "../src/server-process.js";
+
+const limits = contractLimits();
 
 const pg = await useService("postgres", "reliability: crash durability on PostgreSQL");
 /** Creates in flight while the process is killed, and the window the kill falls in. */
@@ -77,7 +80,7 @@ for (const engine of engines) {
 
     it(`after SIGKILL mid-stream (${ROUNDS} rounds), every acknowledged pet is present`, async () => {
       const key = await createKeyWithCli(setup.env, {
-        plan: "enterprise",
+        plan: limits.customPlan,
         name: "crash",
         perMinute: 1_000_000,
         perDay: 10_000_000,

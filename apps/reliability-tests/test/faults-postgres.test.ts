@@ -6,6 +6,7 @@
  */
 import { useService } from "@animal-store/test-support";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { contractLimits } from "../src/contract-limits.js";
 import { waitUntil } from "../src/fault-expectations.js";
 import {
   type FaultMode,
@@ -18,6 +19,8 @@ import { createTestDatabase, type TestDatabase } from "../src/pg-database.js";
 import { createKeyWithCli, type ServerProcess, spawnServer } from "../src/server-process.js";
 import { listOperations, loadSpec } from "../src/spec.js";
 import { createSpecValidator } from "../src/spec-validator.js";
+
+const limits = contractLimits();
 
 const pg = await useService("postgres", "reliability: PostgreSQL faults");
 const doc = loadSpec();
@@ -46,7 +49,10 @@ describe.skipIf(!pg.available)("PostgreSQL faults", () => {
     db = await createTestDatabase(pg.url, "pgfault");
     proxy = await startFaultProxy(serviceAddress(db.url, 5432));
     env = { DATABASE_URL: proxy.rewrite(db.url) };
-    key = await createKeyWithCli({ DATABASE_URL: db.url }, { plan: "pro", name: "faults" });
+    key = await createKeyWithCli(
+      { DATABASE_URL: db.url },
+      { plan: limits.largest.name, name: "faults" },
+    );
   }, 30_000);
 
   // A failed test must not leave the link cut for the next one.
@@ -153,7 +159,7 @@ describe.skipIf(!pg.available)("PostgreSQL faults", () => {
   it("cut in the middle of a stream of creates: only 201 or 503, and every 201 survives", async () => {
     const streamKey = await createKeyWithCli(
       { DATABASE_URL: db.url },
-      { plan: "enterprise", name: "stream", perMinute: 1_000_000, perDay: 10_000_000 },
+      { plan: limits.customPlan, name: "stream", perMinute: 1_000_000, perDay: 10_000_000 },
     );
     const server = await spawnServer(env);
     servers.push(server);

@@ -27,7 +27,8 @@ const redis = await useService("redis", "reliability: Redis faults");
 const doc = loadSpec();
 const listPetsOp = listOperations(doc).find((o) => o.operationId === "listPets");
 const { checkResponse } = createSpecValidator(doc);
-const { free } = contractLimits();
+const limits = contractLimits();
+const free = limits.smallest;
 /** How long a request may take while Redis is unreachable, and how long recovery may take. */
 const FAULT_BOUND_MS = 3000;
 const RECOVERY_BOUND_MS = 15_000;
@@ -106,7 +107,10 @@ describe.skipIf(!pg.available || !redis.available)("Redis faults (limiter fails 
   it("down at start: instances start, serve within the bound, report /readyz degraded, then share counts", async () => {
     proxy.cut("reset");
     [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
-    const key = await createKeyWithCli({ DATABASE_URL: db.url }, { plan: "free", name: "start" });
+    const key = await createKeyWithCli(
+      { DATABASE_URL: db.url },
+      { plan: free.name, name: "start" },
+    );
     expectServedAlone(await list(a, key), "A while Redis is down");
     expectServedAlone(await list(b, key), "B while Redis is down");
     const ready = await send(a.url, { method: "GET", target: "/readyz" }, FAULT_BOUND_MS + 2000);
@@ -123,7 +127,7 @@ describe.skipIf(!pg.available || !redis.available)("Redis faults (limiter fails 
 
   for (const mode of ["reset", "blackhole", "freeze"] as FaultMode[]) {
     it(`lost mid-run (${mode}): bounded answers with headers, /readyz degraded, shared again after`, async () => {
-      const key = await createKeyWithCli({ DATABASE_URL: db.url }, { plan: "free", name: mode });
+      const key = await createKeyWithCli({ DATABASE_URL: db.url }, { plan: free.name, name: mode });
       await expectSharedCounting(key);
       proxy.cut(mode);
       const slowest = { ms: 0 };
@@ -146,7 +150,10 @@ describe.skipIf(!pg.available || !redis.available)("Redis faults (limiter fails 
   }
 
   it("restarted (connections dropped, counters lost): counting starts over and stays shared", async () => {
-    const key = await createKeyWithCli({ DATABASE_URL: db.url }, { plan: "free", name: "restart" });
+    const key = await createKeyWithCli(
+      { DATABASE_URL: db.url },
+      { plan: free.name, name: "restart" },
+    );
     await awayFromMinuteEdge(10_000);
     for (let i = 0; i < 5; i++) expect((await list(a, key)).status).toBe(200);
     // A restarted Redis here keeps nothing on disk: drop the connections and this suite's keys.
@@ -164,7 +171,7 @@ describe.skipIf(!pg.available || !redis.available)("Redis faults (limiter fails 
   it("cut in the middle of a stream of requests: every one answered 200 within the bound", async () => {
     const key = await createKeyWithCli(
       { DATABASE_URL: db.url },
-      { plan: "enterprise", name: "stream", perMinute: 1_000_000, perDay: 10_000_000 },
+      { plan: limits.customPlan, name: "stream", perMinute: 1_000_000, perDay: 10_000_000 },
     );
     const answers: RawResponse[] = [];
     let stop = false;

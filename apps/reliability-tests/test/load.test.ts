@@ -6,12 +6,14 @@
 import { useService } from "@animal-store/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBoundedLoad } from "../src/bounded-load.js";
-import { awayFromMinuteEdge } from "../src/contract-limits.js";
+import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
 import { type EngineSetup, postgresSetup, sqliteSetup } from "../src/engine-setups.js";
 import { jsonBody, send } from "../src/http-client.js";
 import { createKeyWithCli, type ServerProcess, spawnServer } from "../src/server-process.js";
 import { listOperations, loadSpec } from "../src/spec.js";
 import { createSpecValidator } from "../src/spec-validator.js";
+
+const limits = contractLimits();
 
 const doc = loadSpec();
 const { checkResponse } = createSpecValidator(doc);
@@ -50,7 +52,7 @@ for (const engine of engines) {
 
     it(`${LOAD.total} mixed requests, ${LOAD.concurrency} in flight: no 5xx, no lost write`, async () => {
       const key = await createKeyWithCli(setup.env, {
-        plan: "enterprise",
+        plan: limits.customPlan,
         name: "load",
         perMinute: 1_000_000,
         perDay: 10_000_000,
@@ -130,7 +132,7 @@ for (const engine of engines) {
 
     it(`${BURST} concurrent requests on a key with ${QUOTA} remaining: exactly ${QUOTA} succeed`, async () => {
       const key = await createKeyWithCli(setup.env, {
-        plan: "enterprise",
+        plan: limits.customPlan,
         name: "quota",
         perMinute: QUOTA,
         perDay: 1_000_000,

@@ -52,7 +52,7 @@ describe.skipIf(!pg.available || !redis.available)(
     const code = (res: RawResponse) => jsonBody<{ code: string }>(res).code;
 
     it("a pet created on one instance is read on the other", async () => {
-      const key = await createKeyWithCli(env, { plan: "pro", name: "read-across" });
+      const key = await createKeyWithCli(env, { plan: limits.largest.name, name: "read-across" });
       const created = await create(a, key, { name: "Across", categoryId: 7, status: "sold" });
       expect(created.status).toBe(201);
       const pet = jsonBody<{ id: number }>(created);
@@ -64,8 +64,8 @@ describe.skipIf(!pg.available || !redis.available)(
     });
 
     it("a Free key's per-minute quota is counted across both, and a ban holds on both", async () => {
-      const key = await createKeyWithCli(env, { plan: "free", name: "shared-quota" });
-      const { perMinute } = limits.free;
+      const key = await createKeyWithCli(env, { plan: limits.smallest.name, name: "shared-quota" });
+      const { perMinute } = limits.smallest;
       await awayFromMinuteEdge(15_000);
       for (let i = 0; i < perMinute; i++) {
         const res = await get(i % 2 === 0 ? a : b, "/v1/pets?limit=1", key);
@@ -98,7 +98,7 @@ describe.skipIf(!pg.available || !redis.available)(
 
     it("concurrent creates from many clients through both lose nothing and get unique ids", async () => {
       const key = await createKeyWithCli(env, {
-        plan: "enterprise",
+        plan: limits.customPlan,
         name: "concurrent",
         perMinute: 1_000_000,
         perDay: 10_000_000,
@@ -145,7 +145,7 @@ describe.skipIf(!pg.available || !redis.available)(
       const quota = 40;
       const burst = 160;
       const key = await createKeyWithCli(env, {
-        plan: "enterprise",
+        plan: limits.customPlan,
         name: "split-burst",
         perMinute: quota,
         perDay: 1_000_000,

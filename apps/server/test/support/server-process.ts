@@ -115,7 +115,7 @@ export function runKeys(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [builtFile("keys-cli.js"), ...args], {
+  const child = spawn(process.execPath, [builtFile("keys-cli/keys-cli.js"), ...args], {
     env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
   });

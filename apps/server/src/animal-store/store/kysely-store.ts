@@ -10,7 +10,7 @@ import type { ApiKeyRecord } from "../../engine/auth/caller.js";
 import { classified, type ErrorClassifier } from "../../engine/storage/classify.js";
 import { toPet, toPets, toRow } from "./pet-rows.js";
 import type { Database, PetsTable } from "./schema.js";
-import type { Store } from "./types.js";
+import type { PetQuery, Store } from "./types.js";
 
 /** A Store over any Kysely dialect whose schema `petStoreMigrations` created. */
 export class KyselyStore implements Store {
@@ -25,7 +25,7 @@ export class KyselyStore implements Store {
     this.keys = kyselyApiKeyStore(db as unknown as Kysely<Pick<Database, "api_keys">>);
   }
 
-  listPets({ limit, status }: Parameters<Store["listPets"]>[0]): Promise<Pet[]> {
+  listPets({ limit, status }: PetQuery): Promise<Pet[]> {
     return classified(this.classify, async () => {
       let query = this.db.selectFrom("pets").selectAll();
       if (status !== undefined) query = query.where("status", "=", status);

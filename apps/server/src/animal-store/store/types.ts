@@ -3,10 +3,16 @@ import type { NewPet, Pet, PetStatus } from "@animal-store/api-types";
 import type { ApiKeyStore } from "../../engine/auth/api-key-store.js";
 import type { StoreLifecycle } from "../../engine/storage/lifecycle.js";
 
+/** Which pets a list returns. */
+export interface PetQuery {
+  limit: number;
+  status?: PetStatus | undefined;
+}
+
 /** The pets: what the handlers read and write. */
 export interface PetStore {
   /** Pets in ascending id order, at most `limit`, only `status` ones when given. */
-  listPets(query: { limit: number; status?: PetStatus | undefined }): Promise<Pet[]>;
+  listPets(query: PetQuery): Promise<Pet[]>;
   /** Stores a pet and returns it with its new id; durable once it resolves. */
   createPet(pet: NewPet): Promise<Pet>;
   getPet(id: number): Promise<Pet | null>;

@@ -97,8 +97,8 @@ function warmUpRecord(contract: Contract): ApiKeyRecord {
     name: "warm-up",
     plan: contract.rateLimit.planNames[0] as string,
     // Limits it cannot reach: warm-up sends one request per operation.
-    perMinute: 1_000_000,
-    perDay: 1_000_000,
+    perMinute: Number.MAX_SAFE_INTEGER,
+    perDay: Number.MAX_SAFE_INTEGER,
     createdAt: new Date().toISOString(),
     revokedAt: null,
   };

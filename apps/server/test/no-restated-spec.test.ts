@@ -1,0 +1,135 @@
+/**
+ * No constant in the server's code restates what the contract says: plan names and limits, the
+ * ban rule, sunset and deprecation dates, operation names, method lists. The contract's values
+ * are read at start (the spec-edit tests prove each one follows an edit); this scans the sources
+ * so a restated copy cannot come back. Operation names may appear in one place only: the Animal
+ * Store's handler table, whose keys the generated types check.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { loadBundledSpec, rateLimitPolicy, specOperations } from "@animal-store/openapi";
+import { describe, expect, it } from "vitest";
+
+const root = new URL("../src/", import.meta.url).pathname;
+const { spec } = loadBundledSpec();
+const HANDLER_TABLE = "animal-store/handlers.ts";
+
+/** Every non-test TypeScript source of the server, relative to src/. */
+function sources(dir = root): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")
+      ? [relative(root, path)]
+      : [];
+  });
+}
+
+/** Source text without comments (a comment may well name a plan or an operation). */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}
+
+const quoted = (value: string) =>
+  new RegExp(`["'\`]${value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["'\`]`);
+
+/** What the contract holds, as the patterns a restated copy would match. */
+function restatements(): Array<{ what: string; pattern: RegExp; allowedIn?: string }> {
+  const policy = rateLimitPolicy(spec);
+  const operations = specOperations(spec);
+  const dates = operations.flatMap((op) =>
+    ["x-sunset", "x-deprecated-since"].flatMap((key) => {
+      const value = op.operation[key];
+      if (typeof value !== "string") return [];
+      const instant = new Date(`${value}T00:00:00Z`);
+      return [
+        { what: `${op.operationId} ${key}`, pattern: new RegExp(value) },
+        {
+          what: `${op.operationId} ${key} as an HTTP-date`,
+          pattern: new RegExp(instant.toUTCString()),
+        },
+        {
+          what: `${op.operationId} ${key} in seconds`,
+          pattern: new RegExp(String(instant.getTime() / 1000)),
+        },
+      ];
+    }),
+  );
+  return [
+    ...policy.planNames.map((name) => ({ what: `plan ${name}`, pattern: quoted(name) })),
+    ...operations.map((op) => ({
+      what: `operation ${op.operationId}`,
+      pattern: quoted(op.operationId),
+      allowedIn: HANDLER_TABLE,
+    })),
+    ...dates,
+    {
+      what: "a plan's or the ban's numbers",
+      pattern:
+        /\b(perMinute|perDay|threshold|seconds|banSeconds|rejectedRequestsBeforeBan)\s*:\s*\d/,
+    },
+    { what: "a list of HTTP methods", pattern: /\[\s*["'](GET|POST|PUT|PATCH|DELETE)["']\s*,/ },
+    {
+      what: "a successor or replacement",
+      pattern: quoted(
+        String(
+          operations.find((o) => o.operation["x-replacement"])?.operation["x-replacement"] ??
+            "\u0000",
+        ),
+      ),
+    },
+  ];
+}
+
+/** Each restatement found in `files` (path → source text), as `file: what`. */
+function findRestatements(files: Record<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of Object.entries(files)) {
+    const stripped = code(text);
+    for (const { what, pattern, allowedIn } of restatements()) {
+      if (file !== allowedIn && pattern.test(stripped)) found.push(`${file}: ${what}`);
+    }
+  }
+  return found;
+}
+
+describe("the server's code restates nothing the contract holds", () => {
+  it("finds nothing in src/ (tests aside)", () => {
+    const files = Object.fromEntries(
+      sources().map((file) => [file, readFileSync(join(root, file), "utf8")]),
+    );
+    expect(Object.keys(files).length).toBeGreaterThan(20);
+    expect(findRestatements(files)).toEqual([]);
+  });
+
+  it("would find a restated plan, limit, date, method list or operation name", () => {
+    const policy = rateLimitPolicy(spec);
+    const [op] = specOperations(spec);
+    const sunset = specOperations(spec).find((o) => o.operation["x-sunset"])?.operation["x-sunset"];
+    const planted = {
+      "engine/a.ts": `const PLAN = "${policy.planNames[0]}";`,
+      "engine/b.ts": "export const LIMITS = { perMinute: 60, perDay: 1000 };",
+      "engine/c.ts": `const SUNSET = new Date("${String(sunset)}T00:00:00Z");`,
+      "engine/d.ts": 'cors({ methods: ["GET", "POST"] });',
+      "engine/e.ts": `if (operation.operationId === "${op?.operationId}") {}`,
+      [HANDLER_TABLE]: `return { ${op?.operationId}: handler, "${op?.operationId}": other };`,
+      "engine/f.ts": `// the "${policy.planNames[0]}" plan, in a comment, is fine`,
+    };
+    const found = findRestatements(planted);
+    for (const file of [
+      "engine/a.ts",
+      "engine/b.ts",
+      "engine/c.ts",
+      "engine/d.ts",
+      "engine/e.ts",
+    ]) {
+      expect(
+        found.some((line) => line.startsWith(`${file}:`)),
+        file,
+      ).toBe(true);
+    }
+    expect(
+      found.filter((line) => line.startsWith(HANDLER_TABLE) || line.startsWith("engine/f.ts")),
+    ).toEqual([]);
+  });
+});
