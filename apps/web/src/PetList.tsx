@@ -49,7 +49,7 @@ export function PetList({ selectedId }: { selectedId: number | null }) {
         </button>
       </div>
       <div className="toolbar">
-        <fieldset className="segmented" aria-label="Status">
+        <fieldset className="segmented" aria-label="Filter by status">
           {[null, ...petStatuses].map((value) => (
             <button
               key={value ?? "all"}

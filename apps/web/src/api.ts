@@ -1,7 +1,8 @@
 /**
  * The app's one Animal Store client and what the UI observes of it: the pause a 429 asked for
  * (seen on every answer, including those the client retries by itself), deprecation notices
- * (`onDeprecation`), and a counter bumped after each answer so views re-read `client.rateLimit`.
+ * (`onDeprecation`), and a counter bumped after each answer so views re-read `client.rateLimit`
+ * (the 429 that empties the window shows as 0 left while the client waits it out).
  */
 import {
   type AnimalStoreClient,
@@ -30,7 +31,7 @@ export interface Api {
   readonly hooks: OpenapiQueryClient<paths, "application/json">;
   readonly pause: ValueStore<RateLimitPause | null>;
   readonly deprecations: ValueStore<readonly DeprecationNotice[]>;
-  /** Bumped after every answer the client hands back, so views re-read `client.rateLimit`. */
+  /** Bumped after every answer (retried ones included), so views re-read `client.rateLimit`. */
   readonly answers: ValueStore<number>;
 }
 
@@ -66,14 +67,11 @@ export function createApi(baseUrl: string, keys: ApiKeyStore): Api {
       const response = await globalThis.fetch(request);
       if (response.status === 429) notePause(response);
       else if (pause.get() !== null) pause.set(null);
+      // The client reads this answer's X-RateLimit-* after this function returns: look then.
+      setTimeout(() => answers.set(answers.get() + 1), 0);
       return response;
     },
     onDeprecation: (notice) => deprecations.set([...deprecations.get(), notice]),
-  });
-  client.use({
-    onResponse() {
-      answers.set(answers.get() + 1);
-    },
   });
   return { baseUrl, client, hooks: createQueryHooks(client), pause, deprecations, answers };
 }

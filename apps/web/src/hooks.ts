@@ -18,14 +18,13 @@ export function useValue<T>(store: ValueStore<T>): T {
   return useSyncExternalStore(store.subscribe, store.get);
 }
 
-/** Date.now(), refreshed every `intervalMs` while `active`. */
+/** Date.now() at each render, re-rendering every `intervalMs` while `active`. */
 export function useNow(active: boolean, intervalMs = 250): number {
-  const [now, setNow] = useState(Date.now);
+  const [, setTicks] = useState(0);
   useEffect(() => {
     if (!active) return;
-    setNow(Date.now());
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    const timer = setInterval(() => setTicks((ticks) => ticks + 1), intervalMs);
     return () => clearInterval(timer);
   }, [active, intervalMs]);
-  return active ? now : Date.now();
+  return Date.now();
 }

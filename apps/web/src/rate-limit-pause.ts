@@ -34,6 +34,10 @@ export function useResumeAfterPause(): void {
   useEffect(() => {
     if (active || pause === null || pause.until === null) return;
     api.pause.set(null);
-    void queryClient.invalidateQueries({ predicate: (query) => query.state.status === "error" });
+    // cancelRefetch false: a query that resumed by itself (enabled again) is not fetched twice.
+    void queryClient.invalidateQueries(
+      { predicate: (query) => query.state.status === "error" },
+      { cancelRefetch: false },
+    );
   }, [active, pause, api, queryClient]);
 }

@@ -25,9 +25,12 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-/** Serves `distDir` on 127.0.0.1 (a free port), its index.html calling `apiUrl`. */
-export async function serveBuiltApp(distDir: string, apiUrl: string): Promise<AppServer> {
-  const index = withApiUrl(await readFile(join(distDir, "index.html"), "utf8"), apiUrl, true);
+/**
+ * Serves `distDir` on 127.0.0.1 (a free port), its index.html calling `apiUrl()`: a function, so
+ * a server that must know the page's origin first (CORS_ORIGINS) can be started after this one.
+ */
+export async function serveBuiltApp(distDir: string, apiUrl: () => string): Promise<AppServer> {
+  const html = await readFile(join(distDir, "index.html"), "utf8");
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     const file = normalize(join(distDir, path === "/" ? "index.html" : path));
@@ -36,7 +39,9 @@ export async function serveBuiltApp(distDir: string, apiUrl: string): Promise<Ap
       return;
     }
     try {
-      const body = file.endsWith("index.html") ? index : await readFile(file);
+      const body = file.endsWith("index.html")
+        ? withApiUrl(html, apiUrl(), true)
+        : await readFile(file);
       res.writeHead(200, { "Content-Type": TYPES[extname(file)] ?? "application/octet-stream" });
       res.end(body);
     } catch {
