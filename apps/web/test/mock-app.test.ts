@@ -103,7 +103,7 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
 
   it("a 429 shows Retry-After counting down, sends nothing until it ends, then recovers", async () => {
     const retryAfter = Number(headerExample("/pets", "get", "429", "Retry-After"));
-    web.prefer("code=429");
+    await web.prefer("code=429");
     const before = web.exchanges.length;
     await web.page.getByRole("button", { name: "Refresh" }).click();
     const countdown = web.page.getByTestId("retry-countdown");
@@ -117,7 +117,7 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
     await web.page.clock.fastForward((retryAfter - 2) * 1000);
     await expect.poll(() => countdown.textContent()).toBe("2 s");
     expect(web.exchanges.length).toBe(before + 1);
-    web.prefer(null);
+    await web.prefer(null);
     await web.page.clock.fastForward(3000);
     await countdown.waitFor({ state: "detached" });
     await expect.poll(() => web.exchanges.slice(before).map((e) => e.status)).toEqual([429, 200]);
@@ -125,14 +125,14 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
   });
 
   it("a 401 brings back the key screen with the API's message", async () => {
-    web.prefer("code=401, example=invalid");
+    await web.prefer("code=401, example=invalid");
     await web.page.getByRole("button", { name: "Refresh" }).click();
     await web.page.getByRole("heading", { name: "Your API key was refused" }).waitFor();
     const refusal = namedExample("/pets", "get", "401", "invalid");
     await web.page.getByText(refusal.message).waitFor();
     expect(await web.page.evaluate(() => sessionStorage.length)).toBe(0);
     await web.shot("mock-6-refused");
-    web.prefer(null);
+    await web.prefer(null);
     await enterKey(web.page, "another-key");
     await expect.poll(() => rowNames(web.page)).toEqual(pets.map((p) => p.name));
   });

@@ -6,11 +6,11 @@ import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiProxy, startApiProxy } from "./support/api-proxy.js";
 import { type AppPage, openApp, unexpectedConsoleErrors } from "./support/app-page.js";
 import { type AppServer, serveBuiltApp } from "./support/app-server.js";
 import { builtApp } from "./support/built-app.js";
 import { freePerMinute, petStatuses } from "./support/contract.js";
-import { type HidingProxy, startHeaderHidingProxy } from "./support/header-hiding-proxy.js";
 import { plantedFault } from "./support/planted-faults.js";
 import { startRealServer, type WebTestServer } from "./support/real-server.js";
 import { enterKey, expectDeprecationNotice, rowNames } from "./support/screens.js";
@@ -21,7 +21,7 @@ const fault = plantedFault();
 describe.skipIf(!chromium.available)("the built app on the real server", () => {
   let app: AppServer;
   let api: WebTestServer;
-  let proxy: HidingProxy | undefined;
+  let proxy: ApiProxy;
   let apiUrl = "";
   let browser: Browser;
   const pages: AppPage[] = [];
@@ -29,11 +29,11 @@ describe.skipIf(!chromium.available)("the built app on the real server", () => {
   beforeAll(async () => {
     app = await serveBuiltApp(await builtApp(), () => apiUrl);
     api = await startRealServer(fault === "cors-origin-missing" ? null : app.origin);
-    apiUrl = api.apiUrl;
-    if (fault === "cors-headers-hidden") {
-      proxy = await startHeaderHidingProxy(new URL(api.apiUrl).origin);
-      apiUrl = `${proxy.origin}/v1`;
-    }
+    // The page calls the server through a recording proxy, so the preflights can be checked.
+    proxy = await startApiProxy(new URL(api.apiUrl).origin, {
+      hideExposedHeaders: fault === "cors-headers-hidden",
+    });
+    apiUrl = `${proxy.origin}${new URL(api.apiUrl).pathname}`;
     browser = await launchChromium(chromium.available ? chromium.url : "");
   });
 
@@ -79,6 +79,25 @@ describe.skipIf(!chromium.available)("the built app on the real server", () => {
     const counted = web.exchanges.filter((e) => e.status !== undefined).length;
     await expect.poll(() => meter(web)).toContain(`${freePerMinute - counted} of ${freePerMinute}`);
     await web.shot("server-1-detail");
+  });
+
+  it("each call was preflighted and allowed for the page's origin alone", () => {
+    const preflights = proxy.exchanges.filter((e) => e.method === "OPTIONS");
+    const methods = new Set(
+      preflights.map((e) => e.requestHeaders["access-control-request-method"]),
+    );
+    expect([...methods].sort()).toEqual(["GET", "POST"]);
+    for (const { status, requestHeaders, responseHeaders } of preflights) {
+      expect(requestHeaders.origin).toBe(app.origin);
+      expect(requestHeaders["access-control-request-headers"]).toContain("authorization");
+      expect(status).toBe(204);
+      expect(responseHeaders["access-control-allow-origin"]).toBe(app.origin);
+    }
+    const calls = proxy.exchanges.filter((e) => e.method !== "OPTIONS");
+    expect(calls.length).toBeGreaterThan(0);
+    for (const { responseHeaders } of calls) {
+      expect(responseHeaders["access-control-allow-origin"]).toBe(app.origin);
+    }
   });
 
   it("a Free key past its limit shows the Retry-After countdown, waits it out, recovers", async () => {

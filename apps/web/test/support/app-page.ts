@@ -1,8 +1,10 @@
 /**
  * The built app open in Chromium, watched: every request the page sends to its API (and the
- * answers), anything it tries to reach elsewhere (refused and recorded), console errors and
- * uncaught exceptions. A test may add a `Prefer` header to the API requests (the mock's way to
- * force a status) without the app knowing.
+ * answers), any request to another origin, console errors and uncaught exceptions. No request is
+ * intercepted: with a route set, Playwright answers CORS preflights itself, and the real server's
+ * must be what the browser sees. Anything elsewhere is refused by the page's CSP (a console error)
+ * before it leaves. A test may add a `Prefer` header to every request (the mock's way to force a
+ * status) without the app knowing.
  */
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -24,12 +26,12 @@ export interface AppPage {
   page: Page;
   context: BrowserContext;
   exchanges: ApiExchange[];
-  /** URLs the page tried outside its own origin and the API's (refused). */
+  /** URLs the page requested outside its own origin and the API's. */
   elsewhere: string[];
   consoleErrors: string[];
   pageErrors: string[];
-  /** Adds `Prefer: <value>` to every API request from now on (null: stop). */
-  prefer(value: string | null): void;
+  /** Adds `Prefer: <value>` to every request from now on (null: stop). */
+  prefer(value: string | null): Promise<void>;
   /** Saves a screenshot to apps/web/screenshots/<name>.png. */
   shot(name: string): Promise<void>;
   close(): Promise<void>;
@@ -49,27 +51,17 @@ export async function openApp(
   const elsewhere: string[] = [];
   const consoleErrors: string[] = [];
   const pageErrors: string[] = [];
-  let prefer: string | null = null;
 
-  await context.route("**/*", (route) => {
-    const request = route.request();
-    const origin = new URL(request.url()).origin;
-    if (origin === appOrigin) return route.continue();
-    if (origin !== apiOrigin) {
-      elsewhere.push(request.url());
-      return route.abort("blockedbyclient");
-    }
-    return prefer
-      ? route.continue({ headers: { ...request.headers(), prefer } })
-      : route.continue();
-  });
   const page = await context.newPage();
   // Long enough for a loaded CI machine, short enough that a planted fault fails quickly.
   page.setDefaultTimeout(10_000);
   const byRequest = new Map<object, ApiExchange>();
   page.on("request", (request) => {
     const url = new URL(request.url());
-    if (url.origin !== apiOrigin) return;
+    if (url.origin !== apiOrigin) {
+      if (url.origin !== appOrigin && url.protocol !== "data:") elsewhere.push(request.url());
+      return;
+    }
     const exchange: ApiExchange = { method: request.method(), url, sentAt: Date.now() };
     exchanges.push(exchange);
     byRequest.set(request, exchange);
@@ -94,9 +86,7 @@ export async function openApp(
     elsewhere,
     consoleErrors,
     pageErrors,
-    prefer: (value) => {
-      prefer = value;
-    },
+    prefer: (value) => context.setExtraHTTPHeaders(value ? { Prefer: value } : {}),
     shot: async (name) => {
       await page.screenshot({
         path: new URL(`${name}.png`, SHOTS).pathname,

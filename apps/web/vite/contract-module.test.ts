@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { bundledSpec } from "./api-url.js";
+import { contractFacts } from "./contract-module.js";
+
+describe("contractFacts", () => {
+  it("reads PetStatus's values and listPets' limit from the bundled spec", () => {
+    const spec = bundledSpec() as { components: { schemas: { PetStatus: { enum: string[] } } } };
+    const facts = contractFacts();
+    expect(facts.petStatuses).toEqual(spec.components.schemas.PetStatus.enum);
+    expect(facts.limitParameter.minimum).toBeLessThanOrEqual(facts.limitParameter.default);
+    expect(facts.limitParameter.default).toBeLessThanOrEqual(facts.limitParameter.maximum);
+  });
+
+  it("refuses a spec without them", () => {
+    expect(() => contractFacts({ paths: {}, components: {} })).toThrow(/PetStatus/);
+  });
+});
