@@ -1,19 +1,20 @@
 #!/usr/bin/env node
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 // @ts-check
 // `pnpm web`: the app's dev server (Vite, hot reload). It calls the API named by WEB_API_URL; by
 // default the mock, which is started here, in this process, when nothing answers at its address.
+
 import { fileURLToPath } from "node:url";
 import { startMock } from "@animal-store/mock/src/mock-server.mjs";
-import { basePathOf } from "@animal-store/mock/src/mock-spec.mjs";
 import { parseMockCommand } from "@animal-store/mock/src/options.mjs";
 import { createServer } from "vite";
+import { apiUrlFromEnv, mockApiUrl } from "../vite/api-url.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const require = createRequire(import.meta.url);
 
-/** True when anything answers HTTP at `apiUrl` (a 401 from the mock or the server counts). */
+/**
+ * True when anything answers HTTP at `apiUrl` (a 401 from the mock or the server counts).
+ * @param {string} apiUrl
+ */
 async function answers(apiUrl) {
   try {
     await fetch(`${apiUrl}/pets`, { signal: AbortSignal.timeout(2000) });
@@ -23,27 +24,28 @@ async function answers(apiUrl) {
   }
 }
 
-/** @type {{ close(): Promise<void> } | undefined} */
+/** @type {import("@animal-store/mock/src/mock-server.mjs").RunningMock | undefined} */
 let mock;
-let apiUrl = process.env.WEB_API_URL?.trim();
-if (apiUrl) {
+let apiUrl;
+if (process.env.WEB_API_URL?.trim()) {
+  try {
+    apiUrl = apiUrlFromEnv(process.env);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
   if (!(await answers(apiUrl))) {
     console.warn(
       `Nothing answers at ${apiUrl} yet (start it, e.g. pnpm start); the page will say so.`,
     );
   }
 } else {
-  const command = parseMockCommand([], process.env);
-  if (command.kind !== "run")
-    throw new Error(command.kind === "error" ? command.message : "bad MOCK_* variables");
-  const spec = JSON.parse(
-    await readFile(require.resolve("@animal-store/openapi/openapi.json"), "utf8"),
-  );
-  const { host, port } = command.options;
-  apiUrl = `http://${host}:${port}${basePathOf(spec)}`;
+  apiUrl = mockApiUrl(process.env);
   if (await answers(apiUrl)) {
     console.log(`Using the mock already running at ${apiUrl}`);
   } else {
+    const command = parseMockCommand([], process.env);
+    if (command.kind !== "run") throw new Error("the MOCK_* variables did not parse");
     mock = await startMock(command.options);
     apiUrl = mock.url;
     console.log(`Started the mock (Prism) at ${apiUrl}; any API key works there.`);

@@ -1,7 +1,7 @@
 import { petStatuses } from "virtual:contract";
 import { isApiErrorBody, type NewPet, type PetStatus } from "@animal-store/client";
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { ErrorNotice } from "./ErrorNotice.js";
 import { fieldErrorOf } from "./field-errors.js";
 import { petHash } from "./hash-route.js";
@@ -112,7 +112,7 @@ function Field(props: {
   label: string;
   id: string;
   error: string | undefined;
-  children: React.ReactNode;
+  children: ReactNode;
 }) {
   return (
     <div className={props.error ? "field invalid" : "field"}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bundledSpec } from "./api-url.js";
+import { bundledSpec } from "./api-url.mjs";
 import { contractFacts } from "./contract-module.js";
 
 describe("contractFacts", () => {

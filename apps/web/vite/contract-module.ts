@@ -4,7 +4,7 @@
  * restates them and ships nothing else of the spec.
  */
 import type { Plugin } from "vite";
-import { bundledSpec } from "./api-url.js";
+import { bundledSpec } from "./api-url.mjs";
 
 const ID = "virtual:contract";
 const RESOLVED = `\0${ID}`;
