@@ -116,12 +116,27 @@ export interface components {
         };
     };
     responses: {
-        /** @description A query parameter is invalid (code `validation_failed`). */
+        /** @description A query parameter of listPets is invalid (code `validation_failed`). */
         ValidationFailed: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The `petId` of getPet is not a positive integer (code `validation_failed`). */
+        InvalidPetId: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link"];
                 [name: string]: unknown;
             };
             content: {
@@ -372,7 +387,7 @@ export interface operations {
                     "application/json": components["schemas"]["Pet"];
                 };
             };
-            400: components["responses"]["ValidationFailed"];
+            400: components["responses"]["InvalidPetId"];
             401: components["responses"]["Unauthorized"];
             /** @description No animal has this identifier (code `not_found`). */
             404: {

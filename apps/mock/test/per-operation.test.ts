@@ -1,0 +1,81 @@
+// Each operation's errors come from that operation's own examples: an invalid request to listPets,
+// getPet or createPet gets the first named example of its own 400 (Prism picks the first), never
+// another operation's; and `Prefer: code=429` takes every operation down its 429 path, with the
+// declared Retry-After. Operations and statuses are read from the spec.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type LaunchedMock, launchMock } from "./launch.js";
+import { deref, type Json, requestExample, responseExamples, spec } from "./spec.js";
+
+const METHODS = ["get", "post", "put", "patch", "delete"];
+const operations = Object.entries(spec.paths).flatMap(([path, item]: [string, Json]) =>
+  Object.entries(item)
+    .filter(([method]) => METHODS.includes(method))
+    .map(([method, op]: [string, Json]) => ({ path, method, op })),
+);
+const first = (examples: Record<string, Json>) => Object.values(examples)[0];
+const limitMax = deref(spec.components.parameters.Limit).schema.maximum;
+
+/** A request the spec refuses, per operation: a parameter out of range, or an empty body. */
+function invalidRequest(path: string, method: string): { url: string; init: RequestInit } {
+  const headers = { Authorization: "Bearer k", "Content-Type": "application/json" };
+  if (method === "post") return { url: path, init: { method: "POST", headers, body: "{}" } };
+  if (path.includes("{"))
+    return { url: path.replace(/\{\w+\}/, "not-a-number"), init: { headers } };
+  return { url: `${path}?limit=${limitMax + 1}`, init: { headers } };
+}
+
+describe("pnpm mock: errors per operation", () => {
+  let mock: LaunchedMock;
+  beforeAll(async () => {
+    mock = await launchMock();
+  });
+  afterAll(async () => {
+    await mock?.stop();
+  });
+
+  const with400 = operations.filter(({ op }) => op.responses["400"]);
+
+  it("every operation has its own 400 examples", () => {
+    expect(with400.map(({ op }) => op.operationId).sort()).toEqual(
+      operations.map(({ op }) => op.operationId).sort(),
+    );
+    const firsts = with400.map(({ path, method }) =>
+      JSON.stringify(first(responseExamples(path, method, "400"))),
+    );
+    expect(new Set(firsts).size).toBe(firsts.length);
+  });
+
+  it.each(with400.map(({ path, method, op }) => [op.operationId, path, method] as const))(
+    "%s: an invalid request gets the first example of its own 400",
+    async (_operationId, path, method) => {
+      const { url, init } = invalidRequest(path, method);
+      const res = await fetch(`${mock.url}${url}`, init);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual(first(responseExamples(path, method, "400")));
+    },
+  );
+
+  it.each(operations.map(({ path, method, op }) => [op.operationId, path, method] as const))(
+    "%s: Prefer: code=429 answers the 429 with its Retry-After",
+    async (_operationId, path, method) => {
+      const response = deref(spec.paths[path][method].responses["429"]);
+      const retryAfter = String(deref(response.headers["Retry-After"]).example);
+      const body = method === "post" ? JSON.stringify(requestExample(path, method)) : undefined;
+      const res = await fetch(`${mock.url}${path.replace(/\{\w+\}/, "1")}`, {
+        method: method.toUpperCase(),
+        headers: {
+          Authorization: "Bearer k",
+          "Content-Type": "application/json",
+          Prefer: "code=429",
+        },
+        ...(body ? { body } : {}),
+      });
+      expect(res.status).toBe(429);
+      expect(res.headers.get("Retry-After")).toBe(retryAfter);
+      for (const name of Object.keys(response.headers)) {
+        expect(res.headers.get(name), name).not.toBeNull();
+      }
+      expect(await res.json()).toEqual(first(responseExamples(path, method, "429")));
+    },
+  );
+});

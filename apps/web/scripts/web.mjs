@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// @ts-check
+// `pnpm web`: the app's dev server (Vite, hot reload). It calls the API named by WEB_API_URL; by
+// default the mock, which is started here, in this process, when nothing answers at its address.
+
+import { fileURLToPath } from "node:url";
+import { startMock } from "@animal-store/mock/src/mock-server.mjs";
+import { parseMockCommand } from "@animal-store/mock/src/options.mjs";
+import { createServer } from "vite";
+import { apiUrlFromEnv, mockApiUrl } from "../vite/api-url.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * True when anything answers HTTP at `apiUrl` (a 401 from the mock or the server counts).
+ * @param {string} apiUrl
+ */
+async function answers(apiUrl) {
+  try {
+    await fetch(`${apiUrl}/pets`, { signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** @type {import("@animal-store/mock/src/mock-server.mjs").RunningMock | undefined} */
+let mock;
+let apiUrl;
+if (process.env.WEB_API_URL?.trim()) {
+  try {
+    apiUrl = apiUrlFromEnv(process.env);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(2);
+  }
+  if (!(await answers(apiUrl))) {
+    console.warn(
+      `Nothing answers at ${apiUrl} yet (start it, e.g. pnpm start); the page will say so.`,
+    );
+  }
+} else {
+  apiUrl = mockApiUrl(process.env);
+  if (await answers(apiUrl)) {
+    console.log(`Using the mock already running at ${apiUrl}`);
+  } else {
+    const command = parseMockCommand([], process.env);
+    if (command.kind !== "run") throw new Error("the MOCK_* variables did not parse");
+    mock = await startMock(command.options);
+    apiUrl = mock.url;
+    console.log(`Started the mock (Prism) at ${apiUrl}; any API key works there.`);
+  }
+}
+process.env.WEB_API_URL = apiUrl;
+
+const port = Number(process.env.WEB_PORT || 5173);
+const vite = await createServer({ root, configFile: `${root}/vite.config.ts`, server: { port } });
+await vite.listen();
+vite.printUrls();
+const origin = vite.resolvedUrls?.local[0]?.replace(/\/$/, "") ?? `http://127.0.0.1:${port}`;
+console.log(`\n  The page calls ${apiUrl}.`);
+console.log(
+  `  Against the real server, let this origin call it: CORS_ORIGINS=${origin} pnpm start`,
+);
+
+let stopping = false;
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    setTimeout(() => process.exit(0), 2000).unref();
+    Promise.allSettled([vite.close(), mock?.close()]).then(() => process.exit(0));
+  });
+}
