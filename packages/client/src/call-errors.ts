@@ -34,14 +34,14 @@ export class TimeoutError extends Error {
 
   constructor(kind: TimeoutKind, timeoutMs: number, context: CallFailureContext) {
     const limit = kind === "attempt" ? "timeoutMs" : "deadlineMs";
-    super(
-      `${context.operationId} timed out: ${limit} ${timeoutMs} ms passed${describe(context)}.`,
-    );
+    super(`${context.operationId} timed out: ${limit} ${timeoutMs} ms passed${describe(context)}.`);
     this.kind = kind;
     this.timeoutMs = timeoutMs;
-    this.operationId = context.operationId;
-    this.requestId = context.requestId;
-    this.attempts = context.attempts;
+    ({
+      operationId: this.operationId,
+      requestId: this.requestId,
+      attempts: this.attempts,
+    } = context);
   }
 }
 
@@ -58,9 +58,11 @@ export class NetworkError extends TypeError {
   constructor(cause: unknown, context: CallFailureContext) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(`${context.operationId} failed: ${reason}${describe(context)}.`, { cause });
-    this.operationId = context.operationId;
-    this.requestId = context.requestId;
-    this.attempts = context.attempts;
+    ({
+      operationId: this.operationId,
+      requestId: this.requestId,
+      attempts: this.attempts,
+    } = context);
   }
 }
 
@@ -81,9 +83,11 @@ export class RateLimitError extends Error {
       `${context.operationId} was not sent: the API key is rate limited until ${retryAt.toISOString()}${describe(context)}.`,
     );
     this.retryAt = retryAt;
-    this.operationId = context.operationId;
-    this.requestId = context.requestId;
-    this.attempts = context.attempts;
+    ({
+      operationId: this.operationId,
+      requestId: this.requestId,
+      attempts: this.attempts,
+    } = context);
   }
 }
 

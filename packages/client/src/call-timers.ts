@@ -12,7 +12,6 @@ export class CallTimers {
   readonly signal: AbortSignal;
   /** Client ms the deadline falls on (undefined without `deadlineMs`). */
   readonly deadlineAt: number | undefined;
-  private readonly deadline: AbortController | undefined;
   private readonly deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly unlinkCaller: () => void;
 
@@ -29,7 +28,6 @@ export class CallTimers {
       return;
     }
     const deadline = new AbortController();
-    this.deadline = deadline;
     this.deadlineAt = now + deadlineMs;
     this.signal = deadline.signal;
     this.deadlineTimer = setTimeout(

@@ -9,7 +9,7 @@ import {
   warnDeprecation,
 } from "./deprecation.js";
 import { basePathOf, operationIdOf } from "./operation-lookup.js";
-import { PACING_DEFAULTS, Pacer, type PacingOptions } from "./pacer.js";
+import { createPacer, PACING_DEFAULTS, type Pacer, type PacingOptions } from "./pacer.js";
 import type { RateLimitInfo } from "./rate-limit.js";
 import { OPERATION_ID, ReplayableRequest } from "./replayable-request.js";
 import { deprecationOf, responseMeta } from "./response-meta.js";
@@ -51,14 +51,21 @@ function named(init: unknown, method: string, path: unknown): Record<PropertyKey
   return { ...(init as Record<PropertyKey, unknown>), [OPERATION_ID]: operationId };
 }
 
-function createPacer(options: AnimalStoreClientOptions, policy: RetryPolicy): Pacer {
-  const pacing = options.pacing;
-  if (pacing === false) return new Pacer("pause", policy.maxDelayMs, policy.now, policy.sleep, undefined);
-  const maxWaitMs = pacing?.maxWaitMs ?? PACING_DEFAULTS.maxWaitMs;
-  if (!Number.isFinite(maxWaitMs) || maxWaitMs < 0) {
-    throw new RangeError("pacing.maxWaitMs must be a non-negative number of ms");
+/** The pacer of a client with retries: full pacing, or only the pause after a 429. */
+function pacerFor(pacing: PacingOptions | false | undefined, policy: RetryPolicy): Pacer {
+  const { now, sleep } = policy;
+  if (pacing === false) {
+    return createPacer({
+      mode: "pause",
+      maxWaitMs: policy.maxDelayMs,
+      now,
+      sleep,
+      onWait: undefined,
+    });
   }
-  return new Pacer("pace", maxWaitMs, policy.now, policy.sleep, pacing?.onWait);
+  const maxWaitMs = pacing?.maxWaitMs ?? PACING_DEFAULTS.maxWaitMs;
+  if (!(maxWaitMs >= 0)) throw new RangeError("pacing.maxWaitMs must be a number of ms >= 0");
+  return createPacer({ mode: "pace", maxWaitMs, now, sleep, onWait: pacing?.onWait });
 }
 
 /**
@@ -77,7 +84,7 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
     fetch: options.fetch,
     authorize: createAuthorizer(options),
     retry: policy,
-    pacer: policy ? createPacer(options, policy) : undefined,
+    pacer: policy ? pacerFor(options.pacing, policy) : undefined,
     basePath: basePathOf(options.baseUrl),
     onResponse(operationId, response, latest) {
       rateLimit = latest ?? rateLimit;

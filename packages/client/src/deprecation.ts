@@ -1,4 +1,3 @@
-
 /** What a response said about its operation being deprecated. */
 export interface DeprecationNotice {
   /** The spec's operationId (e.g. "getPet"), or "METHOD /path" for a path the spec does not list. */

@@ -91,7 +91,16 @@ export function createTransport(
 
     /** Tells `onRetry`, waits `ms`, and builds the next attempt's request. */
     const retryAfter = async (ms: number, status: number | undefined, error: unknown) => {
-      onRetry?.({ operationId, method, url, requestId, attempt: attempts, delayMs: ms, status, error });
+      onRetry?.({
+        operationId,
+        method,
+        url,
+        requestId,
+        attempt: attempts,
+        delayMs: ms,
+        status,
+        error,
+      });
       await policy?.sleep(ms, waitSignal);
       waitSignal.throwIfAborted();
       attempt = timers ? new AbortController() : undefined;
@@ -135,7 +144,10 @@ export function createTransport(
         if (policy) {
           const { status } = response;
           if (isTooManyRequests(status)) {
-            const pause = parseRetryAfter(response.headers.get(SPEC_HEADERS.retryAfter), receivedAt);
+            const pause = parseRetryAfter(
+              response.headers.get(SPEC_HEADERS.retryAfter),
+              receivedAt,
+            );
             if (pause !== undefined) pacer?.pauseUntil(receivedAt + pause);
           }
           // Never sooner than Retry-After, and never past maxDelayMs or the deadline.
