@@ -54,3 +54,12 @@ export function checkCallOptions(options: CallOptions | undefined, where: string
     throw new TypeError(`${where}onRetry must be a function`);
   }
 }
+
+/** Calls a logging hook; what it throws must not change the call. */
+export function tell<E>(hook: ((event: E) => void) | undefined, event: E): void {
+  try {
+    hook?.(event);
+  } catch {
+    // A failing hook is the hook's problem, not the call's.
+  }
+}

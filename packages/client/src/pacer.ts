@@ -1,3 +1,4 @@
+import { tell } from "./call-options.js";
 import { createClockSkew } from "./clock-skew.js";
 import type { RateLimitInfo } from "./rate-limit.js";
 
@@ -150,7 +151,7 @@ export function createPacer(settings: PacerSettings): Pacer {
         throw context.refuse({ kind: "deadline" });
       }
       const reason = pausedUntil > at ? "retry-after" : "window";
-      onWait?.({ operationId: context.operationId, delayMs: wait, reason });
+      tell(onWait, { operationId: context.operationId, delayMs: wait, reason });
       await sleep(wait, context.signal);
       context.signal.throwIfAborted();
     }

@@ -5,7 +5,7 @@ import {
   RateLimitError,
   TimeoutError,
 } from "./call-errors.js";
-import type { CallOptions, RetryHandler } from "./call-options.js";
+import { type CallOptions, type RetryHandler, tell } from "./call-options.js";
 import { CallTimers } from "./call-timers.js";
 import { operationOf } from "./operation-lookup.js";
 import type { HoldBackContext, HoldBackRefusal, Pacer } from "./pacer.js";
@@ -91,7 +91,7 @@ export function createTransport(
 
     /** Tells `onRetry`, waits `ms`, and builds the next attempt's request. */
     const retryAfter = async (ms: number, status: number | undefined, error: unknown) => {
-      onRetry?.({
+      tell(onRetry, {
         operationId,
         method,
         url,
@@ -117,8 +117,15 @@ export function createTransport(
         const armed = attempt && timers ? timers.arm(attempt) : undefined;
         let response: Response;
         try {
+          // A key getter that fails is the caller's problem, never a network error to retry.
           const pending = authorize(current.headers);
           if (pending) await pending;
+        } catch (error) {
+          armed?.disarm();
+          pacer?.abandon();
+          throw error;
+        }
+        try {
           response = await (options.fetch ? options.fetch(current) : globalThis.fetch(current));
         } catch (error) {
           pacer?.abandon();

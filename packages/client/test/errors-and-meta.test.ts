@@ -177,4 +177,29 @@ describe("onRetry", () => {
     expect(perCall).toHaveLength(1);
     expect(clientWide).toEqual([]);
   });
+
+  it("cannot break a call by throwing", async () => {
+    server.script({ status: 503, body: {} }, { status: 200, body: [] });
+    const { response } = await newClient().GET("/pets", {
+      onRetry: () => {
+        throw new Error("a broken logger");
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("a key getter that fails", () => {
+  it("rejects with its own error, unsent and not retried", async () => {
+    const failure = new TypeError("the vault is sealed");
+    const client = createAnimalStoreClient({
+      baseUrl: `${server.url}/v1`,
+      getApiKey: async () => {
+        throw failure;
+      },
+    });
+    await expect(client.GET("/pets")).rejects.toBe(failure);
+    expect(server.requests).toHaveLength(0);
+  });
 });
