@@ -6,7 +6,9 @@ import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtPage, type Json, operations, PAGE_PATH, spec } from "./page.js";
+// @ts-expect-error: plain ESM plugin without declarations
+import { SAMPLE_LABELS } from "../plugins/animal-store-docs.js";
+import { builtPage, type Json, operations, PAGE_PATH, pageDefinition, spec } from "./page.js";
 
 const browserService = await useService("chromium", "docs page in Chromium");
 const PAGE_URL = pathToFileURL(PAGE_PATH).href;
@@ -22,6 +24,29 @@ function operationHeading(page: Page, summary: string) {
     .getByRole("heading")
     .filter({ hasText: new RegExp(`(^|\\s)${escaped}(\\s|$)`) })
     .first();
+}
+
+/**
+ * Selects `label` in the samples panel that holds `line` (Redoc shows one language at a time,
+ * chosen from a menu) and returns the code block showing it.
+ */
+async function showSample(page: Page, line: string, label: string) {
+  const blocks = page.locator('[data-component-name="CodeBlock/CodeBlock"]');
+  const languages = new RegExp(
+    `^(${Object.values(SAMPLE_LABELS).join("|").replace(/[/@]/g, "\\$&")}|Payload)$`,
+  );
+  const shown = blocks.filter({ hasText: line });
+  if ((await shown.count()) > 0) return shown.first();
+  // Another language is selected: open this operation's menu (the one in view) and pick `label`.
+  const menus = page.locator('button[aria-haspopup="menu"]').filter({ hasText: languages });
+  for (let i = 0; i < (await menus.count()); i++) {
+    const menu = menus.nth(i);
+    if (!(await menu.isVisible())) continue;
+    await menu.click();
+    await page.getByRole("menuitem", { name: label, exact: true }).click();
+    if ((await shown.count()) > 0) return shown.first();
+  }
+  return shown.first();
 }
 
 describe.skipIf(!browserService.available)(
@@ -101,6 +126,29 @@ describe.skipIf(!browserService.available)(
         }
         await heading.scrollIntoViewIfNeeded();
         await page.screenshot({ path: new URL(`${operationId}.png`, SHOTS).pathname });
+      },
+    );
+
+    it.each(
+      operations().map(({ path, method, op }) => [op.operationId, path, method, op] as const),
+    )(
+      "%s: its samples panel shows the curl command and the @animal-store/client call",
+      async (operationId, path, method, op) => {
+        const samples: { label: string; source: string }[] =
+          pageDefinition().paths[path][method]["x-codeSamples"];
+        await page.getByText(op.summary, { exact: true }).first().click();
+        await operationHeading(page, op.summary).waitFor();
+        for (const label of [SAMPLE_LABELS.curl, SAMPLE_LABELS.client]) {
+          const source = samples.find((s) => s.label === label)?.source ?? "";
+          // The line that names this operation: curl's URL, or the client's method call.
+          const line = source.split("\n").find((l) => /^curl |client\.[A-Z]+\(/.test(l)) ?? "";
+          expect(line, label).not.toBe("");
+          const shown = await showSample(page, line, label);
+          await expect(shown.isVisible(), `${operationId} ${label}`).resolves.toBe(true);
+          await shown.scrollIntoViewIfNeeded();
+          const file = label === SAMPLE_LABELS.curl ? "curl" : "client";
+          await page.screenshot({ path: new URL(`${operationId}-${file}.png`, SHOTS).pathname });
+        }
       },
     );
 

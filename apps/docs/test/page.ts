@@ -27,3 +27,18 @@ export function operations(): { path: string; method: string; op: Json }[] {
     op: operation,
   }));
 }
+
+/** The spec as the built page embeds it: the bundle plus the docs plugin's decorations. */
+export function pageDefinition(): Json {
+  const html = builtPage();
+  const marker = "const __redoc_definition = ";
+  const start = html.indexOf(marker);
+  if (start === -1) throw new Error("the built page embeds no __redoc_definition");
+  const end = html.indexOf("\n", start);
+  return JSON.parse(
+    html
+      .slice(start + marker.length, end)
+      .trim()
+      .replace(/;$/, ""),
+  );
+}

@@ -92,7 +92,7 @@ describe("CORS", () => {
     ]) {
       expect(response.headers.get("access-control-allow-origin")).toBe(origin);
       const exposed = (response.headers.get("access-control-expose-headers") ?? "").split(",");
-      expect(exposed).toEqual(expect.arrayContaining([...documented, "X-Request-Id"]));
+      expect(exposed).toEqual(expect.arrayContaining([...documented, "X-Request-Id", "Date"]));
       await response.arrayBuffer();
     }
   });

@@ -6,6 +6,7 @@
  */
 import {
   type AnimalStoreClient,
+  asOpenapiFetchClient,
   createAnimalStoreClient,
   type DeprecationNotice,
   isApiErrorBody,
@@ -73,5 +74,12 @@ export function createApi(baseUrl: string, keys: ApiKeyStore): Api {
     },
     onDeprecation: (notice) => deprecations.set([...deprecations.get(), notice]),
   });
-  return { baseUrl, client, hooks: createQueryHooks(client), pause, deprecations, answers };
+  return {
+    baseUrl,
+    client,
+    hooks: createQueryHooks(asOpenapiFetchClient(client)),
+    pause,
+    deprecations,
+    answers,
+  };
 }

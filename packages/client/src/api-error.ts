@@ -1,4 +1,6 @@
 import type { ApiError as ApiErrorBody, ApiErrorCode } from "@animal-store/api-types";
+import { sentCallOf } from "./response-meta.js";
+import { REQUEST_ID_HEADER } from "./spec-headers.js";
 
 /** Whether a parsed body has the spec's `Error` shape (`code`, `message`, `status`). */
 export function isApiErrorBody(body: unknown): body is ApiErrorBody {
@@ -18,6 +20,10 @@ export class ApiError extends Error {
   readonly body: ApiErrorBody | undefined;
   /** The response, for its headers (`Retry-After`, `X-RateLimit-*`, `WWW-Authenticate`). */
   readonly response: Response;
+  /** The server's `X-Request-Id` (its logs name the request by it), or the one the client sent. */
+  readonly requestId: string | undefined;
+  /** The spec's operationId ("getPet"), or "METHOD /path"; undefined if the client did not send it. */
+  readonly operationId: string | undefined;
 
   constructor(response: Response, body: unknown) {
     const apiBody = isApiErrorBody(body) ? body : undefined;
@@ -30,6 +36,9 @@ export class ApiError extends Error {
     this.code = apiBody?.code;
     this.body = apiBody;
     this.response = response;
+    const sent = sentCallOf(response);
+    this.requestId = response.headers.get(REQUEST_ID_HEADER) ?? sent?.requestId;
+    this.operationId = sent?.operationId;
   }
 }
 

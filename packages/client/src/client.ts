@@ -1,60 +1,120 @@
 import type { paths } from "@animal-store/api-types";
-import createClient, { type Client } from "openapi-fetch";
+import createClient, { type ClientOptions } from "openapi-fetch";
 import { type ApiKeySource, createAuthorizer } from "./auth.js";
+import { type CallOptions, checkCallOptions } from "./call-options.js";
+import type { AnimalStoreClient } from "./client-types.js";
 import {
   createDeprecationObserver,
   type DeprecationHandler,
   warnDeprecation,
 } from "./deprecation.js";
-import { parseRateLimit, type RateLimitInfo } from "./rate-limit.js";
-import { ReplayableRequest } from "./replayable-request.js";
-import { type RetryOptions, resolveRetryPolicy } from "./retry-policy.js";
+import { basePathOf, operationIdOf } from "./operation-lookup.js";
+import { createPacer, PACING_DEFAULTS, type Pacer, type PacingOptions } from "./pacer.js";
+import type { RateLimitInfo } from "./rate-limit.js";
+import { OPERATION_ID, ReplayableRequest } from "./replayable-request.js";
+import { deprecationOf, responseMeta } from "./response-meta.js";
+import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./retry-policy.js";
 import { createTransport } from "./transport.js";
 
 /** Options of `createAnimalStoreClient`: where the API is, the key, and how to behave under limits. */
-export type AnimalStoreClientOptions = ApiKeySource & {
-  /** The API address including `/v1`, e.g. `http://127.0.0.1:8080/v1` or the mock's. */
-  baseUrl: string;
-  /** The fetch that does the I/O (default: `globalThis.fetch`). */
-  fetch?: (request: Request) => Promise<Response>;
-  /** Retry and backoff settings, or `false` for no retries and no 429 pause. */
-  retry?: RetryOptions | false;
-  /** Told once per operation when a response says it is deprecated (default: one `console.warn`). */
-  onDeprecation?: DeprecationHandler;
-};
+export type AnimalStoreClientOptions = ApiKeySource &
+  CallOptions & {
+    /** The API address including `/v1`, e.g. `http://127.0.0.1:8080/v1` or the mock's. */
+    baseUrl: string;
+    /** The fetch that does the I/O (default: `globalThis.fetch`). */
+    fetch?: (request: Request) => Promise<Response>;
+    /** Retry and backoff settings, or `false` for no retries and no waiting of any kind. */
+    retry?: RetryOptions | false;
+    /**
+     * Holding calls back before the key's window runs out (`X-RateLimit-Remaining` 0) until it
+     * resets, so parallel calls never draw a 429 (default on), or `false` to only wait out 429s.
+     */
+    pacing?: PacingOptions | false;
+    /** Told once per operation when a response says it is deprecated (default: one `console.warn`). */
+    onDeprecation?: DeprecationHandler;
+  };
 
-/** The openapi-fetch client typed by the spec, plus the latest rate-limit values. */
-export type AnimalStoreClient = Client<paths, "application/json"> & {
-  /** `X-RateLimit-*` of the latest response that carried them; undefined before the first. */
-  readonly rateLimit: RateLimitInfo | undefined;
-};
+const METHODS = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"] as const;
 
-/** Creates a typed Animal Store client with bearer auth, 429 backoff and deprecation warnings. */
+/** A call as openapi-fetch makes it, before the client adds `meta` to its result. */
+type RawCall = (...args: unknown[]) => Promise<{ response: Response; meta?: unknown }>;
+
+/** Adds `meta` (this response's operation, request id, rate limit, deprecation) to a result. */
+function withMeta<R extends { response: Response; meta?: unknown }>(result: R): R {
+  result.meta = responseMeta(result.response);
+  return result;
+}
+
+/** The call's init with the operationId the client's method names it by. */
+function named(init: unknown, method: string, path: unknown): Record<PropertyKey, unknown> {
+  const operationId = operationIdOf(method, String(path));
+  return { ...(init as Record<PropertyKey, unknown>), [OPERATION_ID]: operationId };
+}
+
+/** The pacer of a client with retries: full pacing, or only the pause after a 429. */
+function pacerFor(pacing: PacingOptions | false | undefined, policy: RetryPolicy): Pacer {
+  const { now, sleep } = policy;
+  if (pacing === false) {
+    return createPacer({
+      mode: "pause",
+      maxWaitMs: policy.maxDelayMs,
+      now,
+      sleep,
+      onWait: undefined,
+    });
+  }
+  const maxWaitMs = pacing?.maxWaitMs ?? PACING_DEFAULTS.maxWaitMs;
+  if (!(maxWaitMs >= 0)) throw new RangeError("pacing.maxWaitMs must be a number of ms >= 0");
+  return createPacer({ mode: "pace", maxWaitMs, now, sleep, onWait: pacing?.onWait });
+}
+
+/**
+ * Creates a typed Animal Store client: bearer auth, a request id per call, timeouts, pacing
+ * under the rate limit, retries with backoff, deprecation warnings and per-response `meta`.
+ */
 export function createAnimalStoreClient(options: AnimalStoreClientOptions): AnimalStoreClient {
   if (typeof options.baseUrl !== "string" || options.baseUrl === "") {
     throw new TypeError("createAnimalStoreClient needs a `baseUrl`, e.g. http://127.0.0.1:8080/v1");
   }
+  checkCallOptions(options, "");
   let rateLimit: RateLimitInfo | undefined;
-  const observeDeprecation = createDeprecationObserver(
-    options.baseUrl,
-    options.onDeprecation ?? warnDeprecation,
-  );
+  const observeDeprecation = createDeprecationObserver(options.onDeprecation ?? warnDeprecation);
+  const policy = options.retry === false ? undefined : resolveRetryPolicy(options.retry);
   const transport = createTransport({
     fetch: options.fetch,
     authorize: createAuthorizer(options),
-    retry: options.retry === false ? undefined : resolveRetryPolicy(options.retry),
-    onResponse(request, response) {
-      rateLimit = parseRateLimit(response.headers) ?? rateLimit;
-      observeDeprecation(request, response);
+    retry: policy,
+    pacer: policy ? pacerFor(options.pacing, policy) : undefined,
+    basePath: basePathOf(options.baseUrl),
+    onResponse(operationId, response, latest) {
+      rateLimit = latest ?? rateLimit;
+      const notice = deprecationOf(response.headers, operationId);
+      if (notice) observeDeprecation(notice);
     },
   });
-  const client = createClient<paths, "application/json">({
+  // openapi-fetch passes options it does not know into every request's init, where a call's own
+  // init overrides them: that is how the client's call options become per-call defaults.
+  const defaults: ClientOptions & CallOptions = {
     baseUrl: options.baseUrl,
     fetch: transport,
     Request: ReplayableRequest,
-  });
+  };
+  if (options.timeoutMs !== undefined) defaults.timeoutMs = options.timeoutMs;
+  if (options.deadlineMs !== undefined) defaults.deadlineMs = options.deadlineMs;
+  if (options.onRetry !== undefined) defaults.onRetry = options.onRetry;
+  const client = createClient<paths, "application/json">(defaults) as unknown as Record<
+    string,
+    RawCall
+  >;
+  for (const method of METHODS) {
+    const call = client[method] as RawCall;
+    client[method] = (path, init) => call(path, named(init, method, path)).then(withMeta);
+  }
+  const request = client.request as RawCall;
+  client.request = (method, path, init) =>
+    request(method, path, named(init, String(method).toUpperCase(), path)).then(withMeta);
   return Object.defineProperty(client, "rateLimit", {
     get: () => rateLimit,
     enumerable: true,
-  }) as AnimalStoreClient;
+  }) as unknown as AnimalStoreClient;
 }

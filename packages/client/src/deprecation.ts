@@ -1,6 +1,3 @@
-import { basePathOf, operationOf } from "./operation-lookup.js";
-import { SPEC_HEADERS } from "./spec-headers.js";
-
 /** What a response said about its operation being deprecated. */
 export interface DeprecationNotice {
   /** The spec's operationId (e.g. "getPet"), or "METHOD /path" for a path the spec does not list. */
@@ -38,26 +35,14 @@ export function parseHttpDate(value: string | null): Date | undefined {
   return Number.isNaN(at) ? undefined : new Date(at);
 }
 
-/** Builds the response observer that reports each deprecated operation once for this client. */
+/** Builds the observer that reports each deprecated operation once for this client. */
 export function createDeprecationObserver(
-  baseUrl: string,
   onDeprecation: DeprecationHandler,
-): (request: Request, response: Response) => void {
+): (notice: DeprecationNotice) => void {
   const reported = new Set<string>();
-  const basePath = basePathOf(baseUrl);
-  return (request, response) => {
-    const headers = response.headers;
-    const deprecation = headers.get(SPEC_HEADERS.deprecation);
-    const sunset = headers.get(SPEC_HEADERS.sunset);
-    if (deprecation === null && sunset === null) return;
-    const operation = operationOf(request.method, request.url, basePath);
-    if (reported.has(operation)) return;
-    reported.add(operation);
-    onDeprecation({
-      operation,
-      deprecatedAt: parseDeprecationDate(deprecation),
-      sunset: parseHttpDate(sunset),
-      link: headers.get(SPEC_HEADERS.link) ?? undefined,
-    });
+  return (notice) => {
+    if (reported.has(notice.operation)) return;
+    reported.add(notice.operation);
+    onDeprecation(notice);
   };
 }

@@ -1,6 +1,7 @@
 /**
  * @animal-store/client: the typed Animal Store API client on openapi-fetch, with bearer auth,
- * 429 backoff that honours `Retry-After`, rate-limit values and deprecation notices.
+ * a request id per call, timeouts and a deadline, pacing under the key's rate limit, retries
+ * that honour `Retry-After`, per-response metadata and deprecation notices.
  */
 export type {
   ApiError as ApiErrorBody,
@@ -16,10 +17,28 @@ export type {
 export { ApiError, isApiErrorBody, type SuccessData, unwrap } from "./api-error.js";
 export type { ApiKeySource } from "./auth.js";
 export {
+  type CallFailureContext,
+  NetworkError,
+  RateLimitError,
+  TimeoutError,
+  type TimeoutKind,
+} from "./call-errors.js";
+export type { CallOptions, RetryEvent, RetryHandler } from "./call-options.js";
+export { type AnimalStoreClientOptions, createAnimalStoreClient } from "./client.js";
+export {
   type AnimalStoreClient,
-  type AnimalStoreClientOptions,
-  createAnimalStoreClient,
-} from "./client.js";
+  asOpenapiFetchClient,
+  type CallResult,
+  type ClientMethod,
+  type ClientRequestMethod,
+} from "./client-types.js";
 export { type DeprecationHandler, type DeprecationNotice, warnDeprecation } from "./deprecation.js";
+export { PACING_DEFAULTS, type PacingOptions, type PacingWaitEvent } from "./pacer.js";
 export { parseRateLimit, type RateLimitInfo } from "./rate-limit.js";
-export { parseRetryAfter, RETRY_DEFAULTS, type RetryOptions } from "./retry-policy.js";
+export { type ResponseMeta, responseMeta } from "./response-meta.js";
+export {
+  IDEMPOTENT_METHODS,
+  parseRetryAfter,
+  RETRY_DEFAULTS,
+  type RetryOptions,
+} from "./retry-policy.js";

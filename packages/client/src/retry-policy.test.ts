@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TimeoutError } from "./call-errors.js";
 import {
   backoffDelay,
   isRetryableFailure,
@@ -50,23 +51,35 @@ describe("backoffDelay", () => {
 });
 
 describe("what is retried", () => {
-  it("429 for every method, 502/503/504 only for GET", () => {
-    for (const method of ["GET", "POST", "PUT", "DELETE"]) {
+  const idempotent = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE"];
+  const notIdempotent = ["POST", "PATCH"];
+
+  it("429 for every method; 408, 500, 502, 503, 504 only for idempotent methods", () => {
+    for (const method of [...idempotent, ...notIdempotent]) {
       expect(isRetryableStatus(429, method)).toBe(true);
     }
-    for (const status of [502, 503, 504]) {
-      expect(isRetryableStatus(status, "GET")).toBe(true);
-      expect(isRetryableStatus(status, "POST")).toBe(false);
+    for (const status of [408, 500, 502, 503, 504]) {
+      for (const method of idempotent) expect(isRetryableStatus(status, method)).toBe(true);
+      for (const method of notIdempotent) expect(isRetryableStatus(status, method)).toBe(false);
     }
-    for (const status of [400, 401, 404, 410, 413, 500]) {
+    for (const status of [400, 401, 404, 405, 409, 410, 413, 415, 501, 505]) {
       expect(isRetryableStatus(status, "GET")).toBe(false);
     }
   });
 
-  it("network errors only for GET and never after an abort", () => {
+  it("network errors and attempt timeouts only for idempotent methods, never after an abort", () => {
     const live = new AbortController().signal;
-    expect(isRetryableFailure(new TypeError("fetch failed"), "GET", live)).toBe(true);
-    expect(isRetryableFailure(new TypeError("fetch failed"), "POST", live)).toBe(false);
+    const context = { operationId: "listPets", requestId: "r", attempts: 1 };
+    const attemptTimeout = new TimeoutError("attempt", 100, context);
+    for (const method of idempotent) {
+      expect(isRetryableFailure(new TypeError("fetch failed"), method, live)).toBe(true);
+      expect(isRetryableFailure(attemptTimeout, method, live)).toBe(true);
+    }
+    for (const method of notIdempotent) {
+      expect(isRetryableFailure(new TypeError("fetch failed"), method, live)).toBe(false);
+      expect(isRetryableFailure(attemptTimeout, method, live)).toBe(false);
+    }
+    expect(isRetryableFailure(new TimeoutError("deadline", 100, context), "GET", live)).toBe(false);
     expect(isRetryableFailure(new Error("bug in a custom fetch"), "GET", live)).toBe(false);
     expect(isRetryableFailure(new TypeError("x"), "GET", AbortSignal.abort())).toBe(false);
   });

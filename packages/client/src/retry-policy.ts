@@ -1,3 +1,4 @@
+import { TimeoutError } from "./call-errors.js";
 import { abortableSleep } from "./sleep.js";
 import { SPEC_HEADERS } from "./spec-headers.js";
 
@@ -27,9 +28,17 @@ export const RETRY_DEFAULTS = { maxRetries: 3, baseDelayMs: 500, maxDelayMs: 30_
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 // The request was not processed, so any method may be re-sent.
 const TOO_MANY_REQUESTS = 429;
-// Gateway failures may or may not have reached the server: only safe methods are re-sent.
-const GATEWAY_FAILURES: ReadonlySet<number> = new Set([502, 503, 504]);
-const SAFE_METHODS: ReadonlySet<string> = new Set(["GET"]);
+// Failures that may or may not have changed something on the server (a timeout, an error in the
+// middle of the work, a gateway that lost the answer): only idempotent methods are re-sent.
+const TRANSIENT_FAILURES: ReadonlySet<number> = new Set([408, 500, 502, 503, 504]);
+/** Methods whose repetition has the same effect as one call (RFC 9110 §9.2.2). */
+export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
+  "GET",
+  "HEAD",
+  "OPTIONS",
+  "PUT",
+  "DELETE",
+]);
 
 /** Fills in the defaults and rejects nonsensical values with a RangeError naming the field. */
 export function resolveRetryPolicy(options: RetryOptions = {}): RetryPolicy {
@@ -73,9 +82,12 @@ export function backoffDelay(retry: number, policy: RetryPolicy): number {
   return Math.floor(policy.random() * cap);
 }
 
-/** Whether a response with this status may be re-sent for this method. */
+/** Whether a response with this status may be re-sent: 429 always; 408 and 5xx if idempotent. */
 export function isRetryableStatus(status: number, method: string): boolean {
-  return status === TOO_MANY_REQUESTS || (GATEWAY_FAILURES.has(status) && SAFE_METHODS.has(method));
+  return (
+    status === TOO_MANY_REQUESTS ||
+    (TRANSIENT_FAILURES.has(status) && IDEMPOTENT_METHODS.has(method))
+  );
 }
 
 /** Whether the response is a 429 (the only status that says the caller must slow down). */
@@ -83,10 +95,15 @@ export function isTooManyRequests(status: number): boolean {
   return status === TOO_MANY_REQUESTS;
 }
 
-/** Whether a thrown fetch failure is a network error that may be retried for this method. */
+/**
+ * Whether an attempt that got no response may be retried for this method: a network error (fetch
+ * reports them as TypeError) or the attempt's own timeout, for idempotent methods only. An abort
+ * is the caller's decision and the deadline ends the call: neither is retried.
+ */
 export function isRetryableFailure(error: unknown, method: string, signal: AbortSignal): boolean {
-  // fetch reports network failures as TypeError; an abort is the caller's decision, never retried.
-  return error instanceof TypeError && !signal.aborted && SAFE_METHODS.has(method);
+  const attemptFailed =
+    error instanceof TypeError || (error instanceof TimeoutError && error.kind === "attempt");
+  return attemptFailed && !signal.aborted && IDEMPOTENT_METHODS.has(method);
 }
 
 /**

@@ -16,3 +16,10 @@ export const SPEC_HEADERS = {
   sunset: "Sunset",
   link: "Link",
 } as const satisfies Record<string, SpecHeaderName>;
+
+/**
+ * The request id: the client sends one per call and the server echoes it (or its own) on every
+ * response and logs it. The contract does not declare this header yet, so it is not in
+ * SPEC_HEADERS (whose names the typecheck proves against the spec).
+ */
+export const REQUEST_ID_HEADER = "X-Request-Id";

@@ -1,5 +1,18 @@
 import type { Authorizer } from "./auth.js";
-import { replayerOf } from "./replayable-request.js";
+import {
+  type CallFailureContext,
+  NetworkError,
+  RateLimitError,
+  TimeoutError,
+} from "./call-errors.js";
+import { type CallOptions, type RetryHandler, tell } from "./call-options.js";
+import { CallTimers } from "./call-timers.js";
+import { operationOf } from "./operation-lookup.js";
+import type { HoldBackContext, HoldBackRefusal, Pacer } from "./pacer.js";
+import { parseRateLimit, type RateLimitInfo } from "./rate-limit.js";
+import { ReplayableRequest, replayerOf } from "./replayable-request.js";
+import { ensureRequestId } from "./request-id.js";
+import { recordSentCall } from "./response-meta.js";
 import {
   backoffDelay,
   isRetryableFailure,
@@ -10,81 +23,155 @@ import {
 } from "./retry-policy.js";
 import { SPEC_HEADERS } from "./spec-headers.js";
 
-/** What the transport needs: the real fetch, the auth step, the retry policy and a response hook. */
+/** What the transport needs: the real fetch, auth, retries, pacing and a response hook. */
 export interface TransportOptions {
   /** The fetch that does the I/O; `globalThis.fetch` (looked up per call) when absent. */
   readonly fetch: ((request: Request) => Promise<Response>) | undefined;
   readonly authorize: Authorizer;
-  /** Undefined disables retries and the shared 429 pause. */
+  /** Undefined disables retries and every hold-back (`retry: false`). */
   readonly retry: RetryPolicy | undefined;
+  /** Holds calls back after a 429 and, when pacing is on, before the window runs out. */
+  readonly pacer: Pacer | undefined;
+  /** The client's base path ("/v1"), to name requests the client's methods did not name. */
+  readonly basePath: string;
   /** Sees every response, retried ones included (rate-limit and deprecation tracking). */
-  readonly onResponse: (request: Request, response: Response) => void;
+  readonly onResponse: (
+    operationId: string,
+    response: Response,
+    rateLimit: RateLimitInfo | undefined,
+  ) => void;
 }
 
+const NO_OPTIONS: CallOptions = {};
+
 /**
- * The fetch that openapi-fetch calls. It owns auth, retries and the client-wide pause after a 429,
- * so openapi-fetch needs no middleware and the happy path is one header set and one fetch.
+ * The fetch that openapi-fetch calls. It owns auth, the request id, timeouts, pacing and retries,
+ * so openapi-fetch needs no middleware and the happy path is two header sets and one fetch.
  */
 export function createTransport(
   options: TransportOptions,
 ): (request: Request) => Promise<Response> {
-  const { authorize, onResponse } = options;
-  const policy = options.retry;
-  // Until this instant (ms) the server asked this client's key to hold off; shared by all calls.
-  let pausedUntil = 0;
-
-  const fetchOnce = async (request: Request): Promise<Response> => {
-    const pending = authorize(request.headers);
-    if (pending) await pending;
-    const response = await (options.fetch ? options.fetch(request) : globalThis.fetch(request));
-    onResponse(request, response);
-    return response;
-  };
-
-  if (!policy) return fetchOnce;
-
-  /** Waits `ms`, then makes sure an abort that a custom sleep ignored still ends the call. */
-  const pause = async (ms: number, signal: AbortSignal): Promise<void> => {
-    await policy.sleep(ms, signal);
-    signal.throwIfAborted();
-  };
-
-  /** Remembers a 429's `Retry-After` so every call of this client waits it out, not just this one. */
-  const notePause = (response: Response): void => {
-    if (!isTooManyRequests(response.status)) return;
-    const now = policy.now();
-    const wait = parseRetryAfter(response.headers.get(SPEC_HEADERS.retryAfter), now);
-    if (wait !== undefined) pausedUntil = Math.max(pausedUntil, now + wait);
-  };
+  const { authorize, onResponse, pacer, retry: policy } = options;
+  const now = policy?.now ?? Date.now;
 
   return async function send(request: Request): Promise<Response> {
-    const { method, signal } = request;
-    if (pausedUntil !== 0) {
-      const wait = pausedUntil - policy.now();
-      // A pause beyond maxDelayMs is not waited out here: the server's 429 goes back to the caller.
-      if (wait > 0 && wait <= policy.maxDelayMs) await pause(wait, signal);
-    }
-    const replay = replayerOf(request);
+    const own = request instanceof ReplayableRequest ? request : undefined;
+    const callOptions = own?.callOptions ?? NO_OPTIONS;
+    const { method, url } = request;
+    const operationId = own?.operationId ?? operationOf(method, url, options.basePath);
+    const requestId = ensureRequestId(request.headers);
+    const callerSignal = own ? own.callerSignal : request.signal;
+    callerSignal?.throwIfAborted();
+    let attempts = 0;
+    const context = (): CallFailureContext => ({ operationId, requestId, attempts });
+    const { timeoutMs, deadlineMs } = callOptions;
+    const timers =
+      own?.attempt !== undefined
+        ? new CallTimers(timeoutMs, deadlineMs, callerSignal, now(), context)
+        : undefined;
+    // Waits stop when this aborts: the caller's signal, or the deadline's.
+    const waitSignal = timers?.signal ?? request.signal;
+    const holdBack: HoldBackContext = {
+      operationId,
+      signal: waitSignal,
+      deadlineAt: timers?.deadlineAt,
+      refuse: (refusal: HoldBackRefusal) =>
+        refusal.kind === "too-long"
+          ? new RateLimitError(new Date(refusal.until), context())
+          : (timers?.deadlineError() ?? new TimeoutError("deadline", 0, context())),
+    };
+    const onRetry: RetryHandler | undefined = callOptions.onRetry;
+    const replay = policy ? replayerOf(request) : undefined;
     let current = request;
-    for (let retry = 0; ; retry++) {
-      let response: Response;
-      try {
-        response = await fetchOnce(current);
-      } catch (error) {
-        if (retry >= policy.maxRetries || !isRetryableFailure(error, method, signal)) throw error;
-        await pause(backoffDelay(retry, policy), signal);
-        current = replay();
-        continue;
+    let attempt = own?.attempt;
+
+    /** Whether a wait of `ms` before a retry ends before the deadline (else: do not retry). */
+    const fitsDeadline = (ms: number): boolean =>
+      timers?.deadlineAt === undefined || now() + ms <= timers.deadlineAt;
+
+    /** Tells `onRetry`, waits `ms`, and builds the next attempt's request. */
+    const retryAfter = async (ms: number, status: number | undefined, error: unknown) => {
+      tell(onRetry, {
+        operationId,
+        method,
+        url,
+        requestId,
+        attempt: attempts,
+        delayMs: ms,
+        status,
+        error,
+      });
+      await policy?.sleep(ms, waitSignal);
+      waitSignal.throwIfAborted();
+      attempt = timers ? new AbortController() : undefined;
+      current = replay ? replay(attempt?.signal) : current;
+    };
+
+    try {
+      for (;;) {
+        if (pacer) {
+          const holding = pacer.acquire(holdBack);
+          if (holding) await holding;
+        }
+        attempts++;
+        const armed = attempt && timers ? timers.arm(attempt) : undefined;
+        let response: Response;
+        try {
+          // A key getter that fails is the caller's problem, never a network error to retry.
+          const pending = authorize(current.headers);
+          if (pending) await pending;
+        } catch (error) {
+          armed?.disarm();
+          pacer?.abandon();
+          throw error;
+        }
+        try {
+          response = await (options.fetch ? options.fetch(current) : globalThis.fetch(current));
+        } catch (error) {
+          pacer?.abandon();
+          if (callerSignal?.aborted) throw callerSignal.reason;
+          if (timers?.signal.aborted) throw timers.signal.reason;
+          let failure: unknown = error;
+          if (armed?.timedOut()) failure = attempt?.signal.reason;
+          else if (error instanceof TypeError) failure = new NetworkError(error, context());
+          else throw error;
+          if (!policy || attempts > policy.maxRetries) throw failure;
+          if (!isRetryableFailure(failure, method, waitSignal)) throw failure;
+          const delay = backoffDelay(attempts - 1, policy);
+          if (!fitsDeadline(delay)) throw failure;
+          await retryAfter(delay, undefined, failure);
+          continue;
+        } finally {
+          armed?.disarm();
+        }
+        const receivedAt = now();
+        const rateLimit = parseRateLimit(response.headers);
+        onResponse(operationId, response, rateLimit);
+        pacer?.settle(rateLimit, response.headers.get("Date"), receivedAt);
+        if (policy) {
+          const { status } = response;
+          if (isTooManyRequests(status)) {
+            const pause = parseRetryAfter(
+              response.headers.get(SPEC_HEADERS.retryAfter),
+              receivedAt,
+            );
+            if (pause !== undefined) pacer?.pauseUntil(receivedAt + pause);
+          }
+          // Never sooner than Retry-After, and never past maxDelayMs or the deadline.
+          const delay = responseRetryDelay(response, method, attempts - 1, policy);
+          const wait = delay === undefined ? 0 : Math.max(delay, pacer?.timedWait(now()) ?? 0);
+          if (delay !== undefined && fitsDeadline(wait)) {
+            // Free the connection: the body of a response that is retried is never read.
+            await response.body?.cancel().catch(() => undefined);
+            await retryAfter(wait, status, undefined);
+            continue;
+          }
+        }
+        recordSentCall(response, { operationId, requestId, attempts, rateLimit });
+        return response;
       }
-      notePause(response);
-      const delay = responseRetryDelay(response, method, retry, policy);
-      if (delay === undefined) return response;
-      const wait = Math.max(delay, pausedUntil - policy.now());
-      if (wait > policy.maxDelayMs) return response;
-      // Free the connection: the body of a response that is about to be retried is never read.
-      await response.body?.cancel().catch(() => undefined);
-      await pause(wait, signal);
-      current = replay();
+    } finally {
+      timers?.dispose();
     }
   };
 }

@@ -123,6 +123,26 @@ describe("the packed client", () => {
     });
   }, 30_000);
 
+  it("publishes (pnpm publish --dry-run) the built code, declarations and README, no tests", async () => {
+    for (const [dir, name] of [
+      [clientDir, "@animal-store/client"],
+      [typesDir, "@animal-store/api-types"],
+    ] as const) {
+      const { stdout } = await run("pnpm", ["publish", "--dry-run", "--no-git-checks", "--json"], {
+        cwd: dir,
+      });
+      const version = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
+      const report = JSON.parse(stdout)[name];
+      expect(report.id).toBe(`${name}@${version}`);
+      const files: string[] = report.files.map((f: { path: string }) => f.path);
+      expect(files).toEqual(
+        expect.arrayContaining(["package.json", "dist/index.js", "dist/index.d.ts"]),
+      );
+      expect(files.filter((f) => /(^|\/)test\/|\.test\.|node_modules/.test(f))).toEqual([]);
+      if (name === "@animal-store/client") expect(files).toContain("README.md");
+    }
+  }, 60_000);
+
   it("passes publint (strict) on what was installed from the tarball", async () => {
     const { messages } = await publint({
       pkgDir: join(scratch, "node_modules/@animal-store/client"),

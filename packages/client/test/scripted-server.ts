@@ -7,13 +7,18 @@ export interface RecordedRequest {
   method: string;
   path: string;
   authorization: string | undefined;
+  requestId: string | undefined;
   body: string;
 }
 
-/** One scripted answer: a status with headers and a JSON body, or a dropped connection. */
+/**
+ * One scripted answer: a status with headers and a JSON body (after `delayMs`, if given), a
+ * dropped connection, or no answer at all until the server closes.
+ */
 export type ScriptedAnswer =
-  | { status: number; headers?: Record<string, string>; body?: unknown }
-  | { dropConnection: true };
+  | { status: number; headers?: Record<string, string>; body?: unknown; delayMs?: number }
+  | { dropConnection: true }
+  | { hang: true };
 
 export interface ScriptedServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -46,6 +51,12 @@ function readBody(req: IncomingMessage): Promise<string> {
 function answer(res: ServerResponse, scripted: ScriptedAnswer): void {
   if ("dropConnection" in scripted) {
     res.socket?.destroy();
+    return;
+  }
+  if ("hang" in scripted) return;
+  if (scripted.delayMs) {
+    const { delayMs, ...rest } = scripted;
+    setTimeout(() => answer(res, rest), delayMs);
     return;
   }
   res.writeHead(scripted.status, { "content-type": "application/json", ...scripted.headers });
@@ -85,6 +96,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
       method: req.method ?? "",
       path: req.url ?? "",
       authorization: req.headers.authorization,
+      requestId: req.headers["x-request-id"] as string | undefined,
       body: await readBody(req),
     };
     state.requests.push(recorded);

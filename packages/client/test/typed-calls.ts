@@ -7,9 +7,13 @@ import {
   type ApiErrorBody,
   type ApiErrorCode,
   createAnimalStoreClient,
+  type DeprecationNotice,
   type NewPet,
   type Pet,
   type RateLimitInfo,
+  type ResponseMeta,
+  type RetryEvent,
+  type TimeoutError,
   unwrap,
 } from "../src/index.js";
 
@@ -24,6 +28,13 @@ export async function typedCalls(client: AnimalStoreClient): Promise<void> {
   const one = await client.GET("/pets/{petId}", { params: { path: { petId: 1 } } });
   expectTypeOf(one.error).toEqualTypeOf<ApiErrorBody | undefined>();
   expectTypeOf(client.rateLimit).toEqualTypeOf<RateLimitInfo | undefined>();
+  expectTypeOf(one.meta).toEqualTypeOf<ResponseMeta>();
+  expectTypeOf(one.meta.rateLimit).toEqualTypeOf<RateLimitInfo | undefined>();
+  expectTypeOf(one.meta.deprecation).toEqualTypeOf<DeprecationNotice | undefined>();
+  // Call options ride along with openapi-fetch's own, on calls with and without required init.
+  await client.GET("/pets", { timeoutMs: 5_000, deadlineMs: 20_000, onRetry: () => undefined });
+  await client.GET("/pets/{petId}", { params: { path: { petId: 1 } }, timeoutMs: 1_000 });
+  await client.POST("/pets", { body: { name: "Rex", categoryId: 1 }, deadlineMs: 10_000 });
 
   // @ts-expect-error: the spec has no /owners
   await client.GET("/owners");
@@ -53,12 +64,31 @@ export async function typedCalls(client: AnimalStoreClient): Promise<void> {
   await client.POST("/pets/{petId}", { params: { path: { petId: 1 } } });
   // @ts-expect-error: deleting a pet is not part of the API
   await client.DELETE("/pets/{petId}", { params: { path: { petId: 1 } } });
+  // @ts-expect-error: timeoutMs is a number of ms
+  await client.GET("/pets", { timeoutMs: "5s" });
+  // @ts-expect-error: deadlineMs is a number of ms
+  await client.GET("/pets/{petId}", { params: { path: { petId: 1 } }, deadlineMs: "1m" });
+  // @ts-expect-error: onRetry is a function
+  await client.POST("/pets", { body: { name: "Rex", categoryId: 1 }, onRetry: true });
 }
 
 /** Right and wrong client options and error fields; never run, only compiled. */
-export function typedOptions(error: ApiError): void {
+export function typedOptions(error: ApiError, timeout: TimeoutError): void {
+  expectTypeOf(error.requestId).toEqualTypeOf<string | undefined>();
+  expectTypeOf(error.operationId).toEqualTypeOf<string | undefined>();
+  expectTypeOf(timeout.kind).toEqualTypeOf<"attempt" | "deadline">();
+  expectTypeOf(timeout.operationId).toEqualTypeOf<string>();
   createAnimalStoreClient({ baseUrl: "http://127.0.0.1:8080/v1", apiKey: "k" });
   createAnimalStoreClient({ baseUrl: "/v1", getApiKey: async () => "k", retry: false });
+  createAnimalStoreClient({
+    baseUrl: "/v1",
+    apiKey: "k",
+    timeoutMs: 10_000,
+    deadlineMs: 60_000,
+    onRetry: (event: RetryEvent) => console.log(event.operationId, event.attempt, event.delayMs),
+    pacing: { maxWaitMs: 30_000, onWait: (event) => console.log(event.reason, event.delayMs) },
+  });
+  createAnimalStoreClient({ baseUrl: "/v1", apiKey: "k", pacing: false });
   expectTypeOf(error.code).toEqualTypeOf<ApiErrorCode | undefined>();
   expectTypeOf(error.body).toEqualTypeOf<ApiErrorBody | undefined>();
 
@@ -70,4 +100,8 @@ export function typedOptions(error: ApiError): void {
   createAnimalStoreClient({ baseUrl: "/v1", apiKey: "k", retry: { maxRetries: "3" } });
   // @ts-expect-error: baseUrl is required
   createAnimalStoreClient({ apiKey: "k" });
+  // @ts-expect-error: timeoutMs is a number of ms
+  createAnimalStoreClient({ baseUrl: "/v1", apiKey: "k", timeoutMs: "10s" });
+  // @ts-expect-error: pacing is options or false, not true
+  createAnimalStoreClient({ baseUrl: "/v1", apiKey: "k", pacing: true });
 }

@@ -164,7 +164,11 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
     realm,
     cors: {
       methods: [...new Set(operations.map((op) => op.method))],
-      exposedHeaders: [...new Set([...documentedHeaderNames(spec, operations), "X-Request-Id"])],
+      // Besides the documented headers: the request id the engine echoes, and Date, which a
+      // browser may not read cross-origin unless exposed (clients correct clock skew with it).
+      exposedHeaders: [
+        ...new Set([...documentedHeaderNames(spec, operations), "X-Request-Id", "Date"]),
+      ],
       allowedHeaders: allowedRequestHeaders(spec, operations),
     },
   };

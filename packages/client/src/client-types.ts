@@ -1,0 +1,66 @@
+import type { paths } from "@animal-store/api-types";
+import type { Client, FetchResponse, MaybeOptionalInit } from "openapi-fetch";
+import type { HttpMethod, PathsWithMethod, RequiredKeysOf } from "openapi-typescript-helpers";
+import type { CallOptions } from "./call-options.js";
+import type { RateLimitInfo } from "./rate-limit.js";
+import type { ResponseMeta } from "./response-meta.js";
+
+type Media = "application/json";
+
+/** openapi-fetch's init, plus the typed call options (`timeoutMs`, `deadlineMs`, `onRetry`). */
+type InitParam<Init> =
+  RequiredKeysOf<Init> extends never
+    ? [(Init & CallOptions & { [key: string]: unknown })?]
+    : [Init & CallOptions & { [key: string]: unknown }];
+
+/** A call's result: openapi-fetch's `{ data }` or `{ error }` with `response`, plus `meta`. */
+export type CallResult<Operation, Init> = (Operation extends Record<string | number, unknown>
+  ? FetchResponse<Operation, Init, Media>
+  : never) & {
+  /** What this response said about itself: operation, request id, rate limit, deprecation. */
+  meta: ResponseMeta;
+};
+
+/** One HTTP method of the client, typed by the spec's paths. */
+export type ClientMethod<Method extends HttpMethod> = <
+  Path extends PathsWithMethod<paths, Method>,
+  Init extends MaybeOptionalInit<paths[Path], Method>,
+>(
+  url: Path,
+  ...init: InitParam<Init>
+) => Promise<CallResult<paths[Path][Method], Init>>;
+
+/** The method-first form, `client.request("get", "/pets", init)`. */
+export type ClientRequestMethod = <
+  Method extends HttpMethod,
+  Path extends PathsWithMethod<paths, Method>,
+  Init extends MaybeOptionalInit<paths[Path], Method>,
+>(
+  method: Method,
+  url: Path,
+  ...init: InitParam<Init>
+) => Promise<CallResult<paths[Path][Method], Init>>;
+
+/** The openapi-fetch client typed by the spec, with call options, `meta` and the latest limits. */
+export type AnimalStoreClient = Pick<Client<paths, Media>, "use" | "eject"> & {
+  GET: ClientMethod<"get">;
+  PUT: ClientMethod<"put">;
+  POST: ClientMethod<"post">;
+  DELETE: ClientMethod<"delete">;
+  OPTIONS: ClientMethod<"options">;
+  HEAD: ClientMethod<"head">;
+  PATCH: ClientMethod<"patch">;
+  TRACE: ClientMethod<"trace">;
+  request: ClientRequestMethod;
+  /** `X-RateLimit-*` of the latest response that carried them; undefined before the first. */
+  readonly rateLimit: RateLimitInfo | undefined;
+};
+
+/**
+ * The same client typed as openapi-fetch's own `Client`, for libraries built on that type
+ * (openapi-react-query's `createQueryHooks`). Its calls still get deadlines, pacing, retries and
+ * `meta`; only their call options and `meta` are no longer typed on that view.
+ */
+export function asOpenapiFetchClient(client: AnimalStoreClient): Client<paths, Media> {
+  return client as unknown as Client<paths, Media>;
+}

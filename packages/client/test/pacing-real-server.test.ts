@@ -1,0 +1,137 @@
+// Pacing against the real @animal-store/server (SQLite file, port 0) with a Free key: more calls
+// than a minute's quota, fired by parallel callers sharing one client, all succeed with zero 429s
+// (so the key is never banned). The quota and the ban rule come from the bundled spec.
+//
+// To keep the test short, the server runs on a clock set behind the client's so that its
+// current minute ends a few seconds after the test starts. That is also clock skew: the server
+// is 20 to 80 s behind the client, so a client that took X-RateLimit-Reset at face value would
+// send early and draw 429s. Node stamps `Date` from the real clock, not the server's injected
+// one; a server whose clock is behind stamps its own time, so the test's fetch puts the server's
+// time in `Date`, as such a server would send it.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type RunningServer, startServer } from "@animal-store/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AnimalStoreClientOptions,
+  createAnimalStoreClient,
+  type PacingWaitEvent,
+} from "../src/index.js";
+
+const spec = JSON.parse(
+  readFileSync(
+    createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json"),
+    "utf8",
+  ),
+);
+const FREE: { perMinute: number; perDay: number } = spec.info["x-rate-limit-plans"].free;
+const BAN: { rejectedRequestsBeforeBan: number } = spec.info["x-rate-limit-ban"];
+const CALLS = 100;
+const CALLERS = 10;
+// Seconds of the server's minute left when the test starts: enough to send a minute's quota.
+const SECONDS_LEFT = 8;
+
+const dataDir = mkdtempSync(join(tmpdir(), "animal-store-client-pacing-"));
+const skewMs = serverBehindBy(Date.now());
+const serverClock = () => Date.now() - skewMs;
+let server: RunningServer;
+
+/** How far behind the client the server's clock runs: its minute ends SECONDS_LEFT s from now. */
+function serverBehindBy(now: number): number {
+  const offset = (((now - (60 - SECONDS_LEFT) * 1000) % 60_000) + 60_000) % 60_000;
+  return offset < 20_000 ? offset + 60_000 : offset;
+}
+
+/** The real fetch, counting every answer's status and stamping `Date` with the server's clock. */
+function serverDatedFetch(statuses: number[]) {
+  return async (request: Request): Promise<Response> => {
+    const response = await fetch(request);
+    statuses.push(response.status);
+    const headers = new Headers(response.headers);
+    headers.set("Date", new Date(serverClock()).toUTCString());
+    return new Response(response.body, { status: response.status, headers });
+  };
+}
+
+/** Runs `calls` GET /pets from `callers` parallel callers sharing `client`; returns the statuses. */
+async function fire(
+  client: ReturnType<typeof createAnimalStoreClient>,
+  calls: number,
+  callers: number,
+): Promise<number[]> {
+  const statuses: number[] = [];
+  let next = 0;
+  const caller = async () => {
+    while (next < calls) {
+      next++;
+      const { response } = await client.GET("/pets", { params: { query: { limit: 1 } } });
+      statuses.push(response.status);
+    }
+  };
+  await Promise.all(Array.from({ length: callers }, caller));
+  return statuses;
+}
+
+beforeAll(async () => {
+  server = await startServer(
+    {
+      NODE_ENV: "test",
+      HOST: "127.0.0.1",
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      DATABASE_URL: `file:${join(dataDir, "pets.db")}`,
+    },
+    { clock: serverClock },
+  );
+}, 30_000);
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("pacing on the real server, Free key", () => {
+  const clientFor = (apiKey: string, seen: number[], extra: Partial<AnimalStoreClientOptions>) =>
+    createAnimalStoreClient({
+      baseUrl: `${server.url}/v1`,
+      apiKey,
+      fetch: serverDatedFetch(seen),
+      onDeprecation: () => undefined,
+      ...extra,
+    } as AnimalStoreClientOptions);
+
+  it("the same burst without pacing draws 429s (the scenario is real)", async () => {
+    // Two calls over the quota: 429s, but fewer than the ban threshold.
+    expect(2).toBeLessThan(BAN.rejectedRequestsBeforeBan);
+    const key = await server.createKey({ plan: "free", name: "unpaced" });
+    const seen: number[] = [];
+    const client = clientFor(key, seen, { pacing: false, retry: { maxRetries: 0 } });
+    const statuses = await fire(client, FREE.perMinute + 2, CALLERS);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+  });
+
+  it(`${CALLS} calls from ${CALLERS} parallel callers: zero 429s, no ban`, async () => {
+    expect(CALLS).toBeGreaterThan(FREE.perMinute);
+    expect(CALLS).toBeLessThanOrEqual(FREE.perDay);
+    const key = await server.createKey({ plan: "free", name: "paced" });
+    const seen: number[] = [];
+    const waits: PacingWaitEvent[] = [];
+    const client = clientFor(key, seen, { pacing: { onWait: (event) => waits.push(event) } });
+
+    const statuses = await fire(client, CALLS, CALLERS);
+
+    expect(statuses).toHaveLength(CALLS);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    // Every answer the server sent, retried ones included: not one 429.
+    expect(seen).toHaveLength(CALLS);
+    expect(seen.filter((s) => s === 429)).toEqual([]);
+    // The quota really ran out, and the client waited for the window rather than draw a 429.
+    expect(waits.some((w) => w.reason === "window" && w.delayMs > 0)).toBe(true);
+    // The key is not banned: a further call goes through.
+    const after = await client.GET("/pets", { params: { query: { limit: 1 } } });
+    expect(after.response.status).toBe(200);
+    expect(after.meta.rateLimit?.limit).toBe(FREE.perMinute);
+  }, 90_000);
+});
