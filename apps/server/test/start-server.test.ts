@@ -58,8 +58,10 @@ describe("startServer", () => {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(answer.status).toBe(200);
-      // The window's reset is the end of the given clock's minute, not of the real one.
+      // The window's reset is the end of the given clock's minute, not of the real one, and the
+      // answer's Date is that clock's too (clients correct their clock skew with it).
       expect(answer.headers.get("x-ratelimit-reset")).toBe(String((minuteStart + 60_000) / 1000));
+      expect(answer.headers.get("date")).toBe(new Date(minuteStart + 1500).toUTCString());
     } finally {
       await server.close();
     }

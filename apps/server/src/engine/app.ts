@@ -24,7 +24,7 @@ import { opsRoutes } from "./http/ops-routes.js";
 import { pipeline } from "./http/pipeline.js";
 import { jsonRequestBody } from "./http/request-body.js";
 import { requestContext } from "./http/request-context.js";
-import { corsFor, staticResponseHeaders } from "./http/response-headers.js";
+import { corsFor, dateFromClock, staticResponseHeaders } from "./http/response-headers.js";
 import { limitsFor, type RateLimiter, rateLimitMiddleware } from "./rate-limit/index.js";
 import type { StoreLifecycle } from "./storage/lifecycle.js";
 
@@ -60,7 +60,14 @@ export function createEngineApp(deps: EngineDeps): Express {
 
   // Every request, ops routes included: one layer.
   const cors = corsFor(config.corsOrigins, contract.cors);
-  app.use(pipeline([requestContext(logger), staticResponseHeaders(), ...(cors ? [cors] : [])]));
+  app.use(
+    pipeline([
+      requestContext(logger),
+      staticResponseHeaders(),
+      ...(cors ? [cors] : []),
+      ...(deps.clock === Date.now ? [] : [dateFromClock(deps.clock)]),
+    ]),
+  );
 
   // Operations without a handler answer 500, said once here; warm-up leaves them out.
   app.locals.missingHandlers = reportMissingHandlers(contract.operations, deps.handlers, logger);

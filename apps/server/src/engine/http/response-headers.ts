@@ -77,3 +77,15 @@ export function corsFor(origins: string[], lists: CorsLists): RequestHandler | n
     maxAge: 600,
   });
 }
+
+/**
+ * Sets `Date` from an injected clock (tests and gates run the server at another time): clients
+ * that correct for clock skew with `Date` then agree with `X-RateLimit-Reset`. With the real
+ * clock the step is left out and Node writes `Date` itself.
+ */
+export function dateFromClock(clock: () => number): RequestHandler {
+  return function dateFromClockMiddleware(_req, res, next) {
+    res.setHeader("Date", new Date(clock()).toUTCString());
+    next();
+  };
+}
