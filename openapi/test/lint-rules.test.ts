@@ -81,6 +81,41 @@ const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
     },
   ],
   [
+    "rule/operation-declares-500-and-503",
+    "listPets without its 500",
+    (s) => {
+      delete listPets(s).responses["500"];
+    },
+  ],
+  [
+    "rule/operation-declares-500-and-503",
+    "getPet without its 503",
+    (s) => {
+      delete getPet(s).responses["503"];
+    },
+  ],
+  [
+    "rule/operation-with-body-declares-413-and-415",
+    "createPet without its 413",
+    (s) => {
+      delete s.paths["/pets"].post.responses["413"];
+    },
+  ],
+  [
+    "rule/operation-with-body-declares-413-and-415",
+    "createPet without its 415",
+    (s) => {
+      delete s.paths["/pets"].post.responses["415"];
+    },
+  ],
+  [
+    "rule/response-declares-request-id",
+    "a 200 without X-Request-Id",
+    (s) => {
+      delete listPets(s).responses["200"].headers["X-Request-Id"];
+    },
+  ],
+  [
     "rule/deprecated-operation-declares-sunset",
     "getPet's 200 without Sunset",
     (s) => {

@@ -7,8 +7,9 @@ import { stopAllChildren } from "./support/child-process.js";
 import { type FaultProxy, startColourInjectingProxy } from "./support/colour-injecting-proxy.js";
 import { expectConforming } from "./support/conformance.js";
 import { exchange } from "./support/exchange.js";
-import { type PrismProxy, startPrismProxy } from "./support/prism.js";
+import { type PrismProxy, startPrismProxy, unmatchedStatusWarnings } from "./support/prism.js";
 import { type GateServer, startGateServer } from "./support/servers.js";
+import { startStatusRewritingProxy } from "./support/status-rewriting-proxy.js";
 
 let server: GateServer;
 let fault: FaultProxy;
@@ -23,7 +24,10 @@ beforeAll(async () => {
     startPrismProxy(`${fault.url}/v1`, true),
     startPrismProxy(server.apiUrl, true),
   ]);
-  key = await server.server.createKey({ plan: "pro", name: "planted fault" });
+  key = await server.server.createKey({
+    plan: server.server.contract.rateLimit.planNames[0] as string,
+    name: "planted fault",
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -86,5 +90,26 @@ describe("planted fault: an undocumented Pet property reaches Prism", () => {
       json: { name: "Rex", categoryId: 1 },
     });
     expectConforming(found, { operation: "createPet", status: 201 });
+  });
+});
+
+describe("planted fault: the server answers a status the operation does not document", () => {
+  it("Prism's warning about it is caught", async () => {
+    const rewriting = await startStatusRewritingProxy(server.origin, 404, 418);
+    const warned = await startPrismProxy(
+      `${rewriting.url}${server.server.contract.basePath}`,
+      true,
+    );
+    try {
+      const found = await exchange(warned.url, "getPet 404 rewritten to 418", {
+        path: "/pets/9007199254740991",
+        apiKey: key,
+      });
+      expect(found.status).toBe(418);
+      await expect.poll(() => unmatchedStatusWarnings(warned).length).toBeGreaterThan(0);
+    } finally {
+      await warned.stop();
+      await rewriting.close();
+    }
   });
 });

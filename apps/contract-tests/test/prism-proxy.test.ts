@@ -16,7 +16,7 @@ import {
 } from "./support/conformance.js";
 import { exchange, type ScenarioRequest } from "./support/exchange.js";
 import { type FaultyServer, startFaultyServer } from "./support/faulty-server.js";
-import { type PrismProxy, startPrismProxy } from "./support/prism.js";
+import { type PrismProxy, startPrismProxy, unmatchedStatusWarnings } from "./support/prism.js";
 import { validateResponseWithPrism } from "./support/prism-validator.js";
 import {
   contract,
@@ -284,6 +284,12 @@ describe("server-side failures through prism proxy --errors", () => {
 });
 
 describe("coverage", () => {
+  it("Prism never warned that an answer's status was not documented", () => {
+    for (const proxy of [strict, lenient, faultyStrict]) {
+      expect(unmatchedStatusWarnings(proxy)).toEqual([]);
+    }
+  });
+
   it("every documented status of every operation was exercised above", () => {
     expect(documentedStatuses().length).toBeGreaterThan(0);
     expect(ledger.missing()).toEqual([]);

@@ -59,6 +59,6 @@ describe("operational routes", () => {
   it.each(["/healthz", "/readyz", "/openapi.json"])("405 with Allow for POST %s", async (path) => {
     const response = await fetch(`${app.url}${path}`, { method: "POST" });
     await expectError(response, 405, "method_not_allowed");
-    expect(response.headers.get("allow")).toBe("GET, HEAD");
+    expect(response.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 });

@@ -32,6 +32,25 @@ export function limiterContract(make: MakeLimiter, track: (l: RateLimiter) => vo
     return limiter;
   };
 
+  it("peeks at a window without counting, and reports a ban during one", async () => {
+    const l = await fresh({ threshold: 0, seconds: 90 });
+    const limits = { perMinute: 2, perDay: 100 };
+    expect(await l.peek("p", limits, T0)).toMatchObject({
+      limit: 2,
+      remaining: 2,
+      reset: MINUTE_END,
+    });
+    await l.consume("p", limits, T0, { banEligible: true });
+    expect(await l.peek("p", limits, T0)).toMatchObject({ remaining: 1, reset: MINUTE_END });
+    expect(await l.peek("p", limits, T0)).toMatchObject({ remaining: 1 });
+    await l.consume("p", limits, T0, { banEligible: true });
+    // Over the limit with a threshold of 0: the next one starts a ban; peeking shows it.
+    await l.consume("p", limits, T0, { banEligible: true });
+    const banEnd = Math.floor(T0 / 1000) + 90;
+    expect(await l.peek("p", limits, T0 + 1000)).toMatchObject({ remaining: 0, reset: banEnd });
+    expect(await l.peek("p", limits, NEXT_MINUTE + 60_000 * 5)).toMatchObject({ remaining: 2 });
+  });
+
   it("counts the minute window down by one and resets it at the next UTC minute", async () => {
     const l = await fresh();
     const limits = { perMinute: 3, perDay: 100 };

@@ -2,7 +2,6 @@
  * startServer, the public entry other packages use: listens on PORT=0, warms up without writing
  * anything, creates keys, and closes gracefully (idempotently).
  */
-import { connect } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../src/index.js";
@@ -69,49 +68,5 @@ describe("startServer", () => {
 
   it("refuses a bad environment before opening anything", async () => {
     await expect(startServer({ PORT: "0", LOG_LEVEL: "loud" })).rejects.toThrow(/^LOG_LEVEL/);
-  });
-});
-
-/** Sends raw bytes and returns everything the server answers before closing. */
-function rawExchange(url: string, bytes: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => socket.end(bytes));
-    let answer = "";
-    socket.on("data", (chunk) => {
-      answer += String(chunk);
-    });
-    socket.on("close", () => resolve(answer));
-    socket.on("error", reject);
-  });
-}
-
-describe("requests too broken for Express", () => {
-  it("answers malformed HTTP and oversized headers with the Error body", async () => {
-    const server = await startServer({
-      NODE_ENV: "test",
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      DATABASE_URL: `file:${join(temp.dir, "raw.db")}`,
-    });
-    try {
-      for (const [bytes, status] of [
-        ["GARBAGE\r\n\r\n", 400],
-        ["GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", 400],
-        [`GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431],
-      ] as const) {
-        const answer = await rawExchange(server.url, bytes);
-        const [head = "", body = ""] = answer.split("\r\n\r\n");
-        expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
-        expect(head).toMatch(/content-type: application\/json/i);
-        expect(JSON.parse(body)).toEqual({
-          code: "validation_failed",
-          message: expect.any(String),
-          status,
-        });
-      }
-    } finally {
-      await server.close();
-    }
   });
 });

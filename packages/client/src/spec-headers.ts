@@ -15,11 +15,11 @@ export const SPEC_HEADERS = {
   deprecation: "Deprecation",
   sunset: "Sunset",
   link: "Link",
+  requestId: "X-Request-Id",
 } as const satisfies Record<string, SpecHeaderName>;
 
 /**
  * The request id: the client sends one per call and the server echoes it (or its own) on every
- * response and logs it. The contract does not declare this header yet, so it is not in
- * SPEC_HEADERS (whose names the typecheck proves against the spec).
+ * response and logs it; the contract declares it on every response.
  */
-export const REQUEST_ID_HEADER = "X-Request-Id";
+export const REQUEST_ID_HEADER = SPEC_HEADERS.requestId;

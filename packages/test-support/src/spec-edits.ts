@@ -79,15 +79,16 @@ export function deprecate(
       own.headers = { ...own.headers, ...deprecationHeaders };
       op.responses[status] = own;
     }
-    const rateLimitHeaders = Object.fromEntries(
-      ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"].map((name) => [
-        name,
-        { $ref: `#/components/headers/${name}` },
-      ]),
+    // The headers every response of the operation declares (rate limits, request id, ...).
+    const responses = Object.values(op.responses).map((r) => resolveRef(spec, r));
+    const common = Object.fromEntries(
+      Object.entries(responses[0]?.headers ?? {}).filter(([name]) =>
+        responses.every((r: Json) => r.headers?.[name] !== undefined),
+      ),
     );
     op.responses["410"] = {
       description: `The operation has passed its sunset instant (code \`gone\`).`,
-      headers: { ...rateLimitHeaders, ...deprecationHeaders },
+      headers: { ...common, ...deprecationHeaders },
       content: {
         "application/json": {
           schema: { $ref: "#/components/schemas/Error" },

@@ -38,3 +38,14 @@ export async function startPrismProxy(
   });
   return { url: `http://127.0.0.1:${port}`, output: running.output, stop: running.stop };
 }
+
+/**
+ * Prism's warnings that a status the server answered is not one the operation documents. Prism
+ * only warns (for a non-2xx) and lets the answer through; the gate treats them as failures.
+ */
+export function unmatchedStatusWarnings(proxy: PrismProxy): string[] {
+  return proxy
+    .output()
+    .split("\n")
+    .filter((line) => /Unable to match the returned status code/i.test(line));
+}

@@ -13,14 +13,18 @@ import type { AppConfig } from "./config.js";
 import type { Contract } from "./contract/contract.js";
 import { contractValidation } from "./contract/contract-validation.js";
 import { rejectNonFiniteParameters } from "./contract/finite-parameters.js";
-import { buildOperationTable, resolveOperation } from "./contract/operation-table.js";
+import {
+  answerOptions,
+  buildOperationTable,
+  resolveOperation,
+} from "./contract/operation-table.js";
 import { compileResponseConformance } from "./contract/response-conformance.js";
 import { reportMissingHandlers, runHandlers } from "./contract/run-handlers.js";
 import { compileResponseSerializers } from "./contract/serializers.js";
 import { deprecationHeaders, refuseAfterSunset } from "./http/deprecation.js";
 import { errorHandler, notFound } from "./http/error-handler.js";
 import "./http/locals.js";
-import { opsRoutes } from "./http/ops-routes.js";
+import { markUncounted, opsRoutes } from "./http/ops-routes.js";
 import { pipeline } from "./http/pipeline.js";
 import { jsonRequestBody } from "./http/request-body.js";
 import { requestContext } from "./http/request-context.js";
@@ -81,18 +85,24 @@ export function createEngineApp(deps: EngineDeps): Express {
       { keyId: key.id, plan: key.plan },
       "API key of a plan the contract does not have: counted on its anonymous plan",
     );
+  const identify = identifyCaller(
+    deps.keyLookup ?? createKeyLookup(deps.store, config.apiKeyCacheTtlMs),
+  );
+  const rateLimit = rateLimitMiddleware({
+    limiter: deps.limiter,
+    clock: deps.clock,
+    limitsFor: limitsFor(contract.rateLimit, onUnknownPlan),
+  });
   // Every API request takes these steps in this order, run by one Express layer (pipeline.ts).
   const api = pipeline([
     // First: which operation, so every answer of it (401 and 429 included) is that operation's.
     resolveOperation(buildOperationTable(contract.operations)),
     deprecationHeaders,
-    identifyCaller(deps.keyLookup ?? createKeyLookup(deps.store, config.apiKeyCacheTtlMs)),
-    // Before the credential check: 401s are counted and carry the headers too.
-    rateLimitMiddleware({
-      limiter: deps.limiter,
-      clock: deps.clock,
-      limitsFor: limitsFor(contract.rateLimit, onUnknownPlan),
-    }),
+    identify,
+    // Before the credential check: 401s are counted and carry the headers too. OPTIONS only
+    // reads its window, and is answered right after, without a key.
+    rateLimit,
+    answerOptions,
     // 401 where a credential is needed; then the 404/405 of a request that matched nothing.
     requireCredential({ anonymousByDefault: contract.anonymousByDefault, realm: contract.realm }),
     refuseAfterSunset({ clock: deps.clock }),
@@ -102,6 +112,9 @@ export function createEngineApp(deps: EngineDeps): Express {
     runHandlers(deps.handlers, { serializers, conformance }),
   ]);
   app.use(contract.basePath || "/", api);
+  // Everything outside the API carries the rate-limit headers too: an unknown path or version is
+  // counted like any request, the ops routes and OPTIONS only read the caller's window.
+  app.use(pipeline([markUncounted, identify, rateLimit]));
   // After the API, so API requests never walk the ops routes (none of them is under it).
   app.use(
     opsRoutes({

@@ -31,6 +31,18 @@ export interface AppConfig {
   apiKeyCacheTtlMs: number;
   /** How long SIGTERM waits for in-flight requests before closing connections. */
   shutdownTimeoutMs: number;
+  /** Bounds on a connection: see README "Server configuration" and http/connection-caps.ts. */
+  connections: {
+    /** The request's headers must all arrive within this (else 408, connection closed). */
+    headersTimeoutMs: number;
+    /** The whole request, body included, must arrive within this. */
+    requestTimeoutMs: number;
+    /** An idle keep-alive connection is closed after this. */
+    keepAliveTimeoutMs: number;
+    /** Concurrent connections in total, and per client address (0: no per-address cap). */
+    maxConnections: number;
+    maxConnectionsPerAddress: number;
+  };
   /** The rendered docs page served at /docs when it exists. */
   docsHtmlPath: string;
   /** Ban settings and where the counters live (REDIS_URL). */
@@ -128,6 +140,23 @@ function corsOrigins(env: Env): string[] {
   });
 }
 
+function connections(env: Env): AppConfig["connections"] {
+  const headersTimeoutMs = integer(env, "HEADERS_TIMEOUT_MS", 10_000, 1_000, 120_000);
+  const requestTimeoutMs = integer(env, "REQUEST_TIMEOUT_MS", 30_000, 1_000, 600_000);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      `REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must be at least HEADERS_TIMEOUT_MS (${headersTimeoutMs})`,
+    );
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(env, "KEEP_ALIVE_TIMEOUT_MS", 5_000, 0, 600_000),
+    maxConnections: integer(env, "MAX_CONNECTIONS", 10_000, 1, 1_000_000),
+    maxConnectionsPerAddress: integer(env, "MAX_CONNECTIONS_PER_ADDRESS", 256, 0, 1_000_000),
+  };
+}
+
 /** Parses and validates the environment; throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env = process.env): AppConfig {
   const nodeEnv = oneOf(env, "NODE_ENV", NODE_ENVS, "development");
@@ -144,6 +173,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     validateResponses: bool(env, "VALIDATE_RESPONSES", nodeEnv !== "production"),
     apiKeyCacheTtlMs: integer(env, "API_KEY_CACHE_TTL_MS", 5000, 0, 300_000),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
+    connections: connections(env),
     docsHtmlPath:
       env.DOCS_HTML_PATH?.trim() ||
       fileURLToPath(new URL("../../../docs/dist/index.html", import.meta.url)),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { columnOf, propertyOf, toPet, toPets, toRow } from "./pet-rows.js";
+import { columnOf, compileRowValues, propertyOf, toPet, toPets, toRow } from "./pet-rows.js";
 
 describe("pet rows", () => {
   it("maps camelCase properties to snake_case columns and back", () => {
@@ -42,6 +42,12 @@ describe("pet rows", () => {
       name: "Rex",
       category_id: 1,
     });
+  });
+
+  it("binds every written column, null for a property the pet lacks", () => {
+    const valuesOf = compileRowValues(["name", "category_id", "status"]);
+    expect(valuesOf({ name: "Rex", categoryId: 2 })).toEqual(["Rex", 2, null]);
+    expect(valuesOf({ name: "Rex", categoryId: 2, status: "sold" })).toEqual(["Rex", 2, "sold"]);
   });
 
   it("never lets a column name escape its string literal", () => {

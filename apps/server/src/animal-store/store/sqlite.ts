@@ -8,7 +8,7 @@ import type Database from "libsql";
 import { classifySqliteError, openSqliteDatabase } from "../../engine/storage/sqlite.js";
 import { KyselyStore } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
-import { toPet, toRow } from "./pet-rows.js";
+import { compileRowValues, mapperFor } from "./pet-rows.js";
 import type { Database as Schema } from "./schema.js";
 
 interface PendingCreate {
@@ -31,27 +31,26 @@ type Row = Record<string, unknown>;
  */
 export class SqliteStore extends KyselyStore {
   private pending: PendingCreate[] = [];
-  /** Insert statements by column set (a pet without its optional properties has fewer). */
-  private readonly inserts = new Map<string, Database.Statement>();
+  /** One insert of every column the table has but the id, and its values, compiled at open. */
+  private readonly insertPet: Database.Statement;
+  private readonly valuesOf: (pet: NewPet) => unknown[];
+  private readonly rowToPet: (row: Row) => Pet;
 
   constructor(
     db: Kysely<Schema>,
     private readonly raw: Database.Database,
   ) {
     super("sqlite", db, classifySqliteError);
-  }
-
-  private insertStatement(columns: string[]): Database.Statement {
-    const key = columns.join(",");
-    let statement = this.inserts.get(key);
-    if (statement === undefined) {
-      // Column names come from the contract's property names (validated against its schema).
-      const names = columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
-      const values = columns.map(() => "?").join(", ");
-      statement = this.raw.prepare(`insert into pets (${names}) values (${values}) returning *`);
-      this.inserts.set(key, statement);
-    }
-    return statement;
+    // The table's own columns (a migration may have added some): nothing here lists them.
+    const all = (raw.prepare("PRAGMA table_info(pets)").all() as Array<{ name: string }>).map(
+      (column) => column.name,
+    );
+    const written = all.filter((column) => column !== "id");
+    const names = written.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
+    const marks = written.map(() => "?").join(", ");
+    this.insertPet = raw.prepare(`insert into pets (${names}) values (${marks}) returning *`);
+    this.valuesOf = compileRowValues(written);
+    this.rowToPet = mapperFor(all);
   }
 
   override createPet(pet: NewPet): Promise<Pet> {
@@ -80,7 +79,7 @@ export class SqliteStore extends KyselyStore {
       for (const item of batch) {
         try {
           const [row] = this.insertInOneTransaction([item.pet]);
-          item.resolve(toPet(row as Row));
+          item.resolve(this.rowToPet(row as Row));
         } catch (single) {
           item.reject(classifySqliteError(single));
         }
@@ -88,19 +87,15 @@ export class SqliteStore extends KyselyStore {
       return;
     }
     for (const [i, { resolve }] of batch.entries()) {
-      resolve(toPet(rows[i] as Row));
+      resolve(this.rowToPet(rows[i] as Row));
     }
   }
 
   private insertInOneTransaction(pets: NewPet[]): Row[] {
     this.raw.exec("BEGIN IMMEDIATE");
     try {
-      const rows = pets.map((pet) => {
-        const row = toRow(pet);
-        const columns = Object.keys(row);
-        // all(), not get(): a libsql statement whose get() failed keeps failing with that error.
-        return this.insertStatement(columns).all(...columns.map((c) => row[c]))[0] as Row;
-      });
+      // all(), not get(): a libsql statement whose get() failed keeps failing with that error.
+      const rows = pets.map((pet) => this.insertPet.all(...this.valuesOf(pet))[0] as Row);
       this.raw.exec("COMMIT");
       return rows;
     } catch (err) {

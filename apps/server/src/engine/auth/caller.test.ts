@@ -20,7 +20,13 @@ const record: ApiKeyRecord = {
 };
 
 async function identify(authorization: string | undefined): Promise<Caller> {
-  const req = { headers: { authorization }, ip: "10.0.0.1", socket: {} } as unknown as Request;
+  const rawHeaders = authorization === undefined ? [] : ["Authorization", authorization];
+  const req = {
+    headers: { authorization },
+    rawHeaders,
+    ip: "10.0.0.1",
+    socket: {},
+  } as unknown as Request;
   const res = { locals: {} } as unknown as Response;
   await identifyCaller(async (key) => (key === "good-key" ? record : null))(req, res, () => {});
   return res.locals.caller as Caller;

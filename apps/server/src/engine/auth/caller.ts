@@ -22,7 +22,7 @@ export interface ApiKeyRecord {
 /** Who is calling: a valid key, or an anonymous address (why it has no valid key). */
 export type Caller =
   | { kind: "key"; key: ApiKeyRecord }
-  | { kind: "anonymous"; address: string; failure: "missing" | "invalid" };
+  | { kind: "anonymous"; address: string; failure: "missing" | "invalid" | "ambiguous" };
 
 /**
  * Resolves a presented plaintext key to its record; null when unknown or revoked. A lookup that
@@ -41,10 +41,29 @@ export function callerAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
+/**
+ * How many Authorization headers the request carried. Node keeps only the first in
+ * `req.headers`; a second one must not go unnoticed (which would the client have meant?).
+ */
+function authorizationHeaders(req: Request): number {
+  const raw = req.rawHeaders;
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string;
+    if (name.length === 13 && name.toLowerCase() === "authorization") count++;
+  }
+  return count;
+}
+
 /** Middleware: sets `res.locals.caller`; never rejects (rate limiting still applies). */
 export function identifyCaller(keyLookup: KeyLookup): RequestHandler {
   return function identifyCallerMiddleware(req: Request, res: Response, next: NextFunction): void {
     const header = req.headers.authorization;
+    if (header !== undefined && authorizationHeaders(req) > 1) {
+      res.locals.caller = { kind: "anonymous", address: callerAddress(req), failure: "ambiguous" };
+      next();
+      return;
+    }
     // Another scheme (Basic, ...) is no bearer credential at all: "missing", not "invalid".
     if (header === undefined || !BEARER_SCHEME.test(header)) {
       res.locals.caller = { kind: "anonymous", address: callerAddress(req), failure: "missing" };
@@ -106,6 +125,7 @@ export function requireCredential(options: {
 }): RequestHandler {
   const challenge = `Bearer realm="${options.realm}"`;
   const invalidChallenge = `${challenge}, error="invalid_token"`;
+  const ambiguousChallenge = `${challenge}, error="invalid_request"`;
   return function requireCredentialMiddleware(_req, res, next): void {
     const { operation, routeError, caller } = res.locals;
     const required = operation ? operation.requiresCredential : !options.anonymousByDefault;
@@ -113,6 +133,12 @@ export function requireCredential(options: {
       next(routeError);
     } else if (res.locals.keyLookupError !== undefined) {
       next(res.locals.keyLookupError);
+    } else if (caller?.kind === "anonymous" && caller.failure === "ambiguous") {
+      next(
+        new ApiHttpError(401, "invalid_api_key", "Send exactly one Authorization header.", {
+          "WWW-Authenticate": ambiguousChallenge,
+        }),
+      );
     } else if (caller?.kind === "anonymous" && caller.failure === "invalid") {
       next(
         new ApiHttpError(401, "invalid_api_key", "The API key is invalid or revoked.", {

@@ -9,6 +9,7 @@ import {
   type OpenApiDocument,
   type SpecOperation,
 } from "@animal-store/openapi";
+import { CONNECTION_ERROR_CODES } from "../http/client-errors.js";
 import { ENGINE_ERROR_CODES } from "../http/errors.js";
 
 /** The `code` values the contract's error bodies allow; throws when an engine code is missing. */
@@ -30,5 +31,21 @@ export function contractErrorCodes(spec: OpenApiDocument, operations: SpecOperat
       `the contract's error bodies do not allow the code(s) ${missing.join(", ")}, which the server answers with`,
     );
   }
+  const connection = connectionErrorCodes(spec);
+  const undocumented = CONNECTION_ERROR_CODES.filter((code) => !connection.includes(code));
+  if (undocumented.length > 0) {
+    throw new Error(
+      `info.x-connection-errors does not list the code(s) ${undocumented.join(", ")}, which the server answers connections with`,
+    );
+  }
   return [...codes];
+}
+
+/** The codes `info.x-connection-errors` documents for answers given before a request was read. */
+export function connectionErrorCodes(spec: OpenApiDocument): string[] {
+  const documented = spec.info["x-connection-errors"];
+  const schema = isJsonObject(documented) ? documented.schema : undefined;
+  const code =
+    isJsonObject(schema) && isJsonObject(schema.properties) ? schema.properties.code : undefined;
+  return isJsonObject(code) && Array.isArray(code.enum) ? code.enum.map(String) : [];
 }

@@ -1,43 +1,113 @@
 /**
- * Requests too broken for Express (malformed HTTP, oversized headers, too slow to arrive) are
- * answered by Node itself with an empty body; this answers them with the contract's Error body
- * instead, then closes the connection.
+ * Answers given before a request could be read: malformed HTTP (a smuggling attempt included),
+ * oversized headers, a request too slow to arrive, a connection over the caps. Node would answer
+ * the first three with an empty body, and a cap would just drop the socket; these answer in the
+ * contract's Error shape with the codes of `info.x-connection-errors`, the X-RateLimit-* of the
+ * client address's window (read, not counted) and an X-Request-Id, then close the connection.
  */
+import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
+import type { PlanLimits } from "@animal-store/openapi";
+import type { RateLimitDecision, RateLimiter } from "../rate-limit/index.js";
 
-const ANSWERS: Record<string, { status: number; reason: string; message: string }> = {
+/** A connection-level answer: its status, reason phrase, code and message. */
+interface ConnectionAnswer {
+  status: number;
+  reason: string;
+  code: string;
+  message: string;
+}
+
+/** The codes of the answers below; the contract's `info.x-connection-errors` must list each. */
+export const CONNECTION_ERROR_CODES = [
+  "malformed_request",
+  "request_timeout",
+  "headers_too_large",
+  "too_many_connections",
+] as const;
+
+const BY_ERROR: Record<string, ConnectionAnswer> = {
   HPE_HEADER_OVERFLOW: {
     status: 431,
     reason: "Request Header Fields Too Large",
+    code: "headers_too_large",
     message: "The request headers are too large.",
   },
   ERR_HTTP_REQUEST_TIMEOUT: {
     status: 408,
     reason: "Request Timeout",
+    code: "request_timeout",
     message: "The request did not arrive in time.",
   },
 };
-const MALFORMED = { status: 400, reason: "Bad Request", message: "The request is not valid HTTP." };
+const MALFORMED: ConnectionAnswer = {
+  status: 400,
+  reason: "Bad Request",
+  code: "malformed_request",
+  message: "The request is not valid HTTP/1.1.",
+};
+const TOO_MANY: ConnectionAnswer = {
+  status: 503,
+  reason: "Service Unavailable",
+  code: "too_many_connections",
+  message: "Too many open connections; retry later.",
+};
 
-/** `clientError` listener for node:http servers. */
-export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable || (err.code === "ECONNRESET" && socket.destroyed)) {
-    socket.destroy();
-    return;
+/** What the answers need to say about the client address's rate-limit window. */
+export interface ConnectionAnswerDeps {
+  limiter: Pick<RateLimiter, "peek">;
+  clock: () => number;
+  /** The limits callers without a key are counted on (the contract's anonymous plan). */
+  anonymousLimits: PlanLimits;
+}
+
+/** The `clientError` listener and the refusal of a connection over a cap. */
+export function connectionAnswers(deps: ConnectionAnswerDeps) {
+  async function answer(socket: Socket, what: ConnectionAnswer, extra = ""): Promise<void> {
+    let decision: RateLimitDecision | undefined;
+    try {
+      decision = await deps.limiter.peek(
+        `addr:${socket.remoteAddress ?? "unknown"}`,
+        deps.anonymousLimits,
+        deps.clock(),
+      );
+    } catch {
+      // The headers are the only thing lost; the answer still goes out.
+    }
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify({ code: what.code, message: what.message, status: what.status });
+    const limits = decision
+      ? `X-RateLimit-Limit: ${decision.limit}\r\nX-RateLimit-Remaining: ${decision.remaining}\r\n` +
+        `X-RateLimit-Reset: ${decision.reset}\r\n`
+      : "";
+    socket.end(
+      `HTTP/1.1 ${what.status} ${what.reason}\r\n` +
+        "Content-Type: application/json; charset=utf-8\r\n" +
+        "Cache-Control: no-store\r\n" +
+        "X-Content-Type-Options: nosniff\r\n" +
+        `X-Request-Id: ${randomUUID()}\r\n` +
+        limits +
+        extra +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        "Connection: close\r\n\r\n" +
+        body,
+    );
   }
-  const answer = ANSWERS[err.code ?? ""] ?? MALFORMED;
-  const body = JSON.stringify({
-    code: "validation_failed",
-    message: answer.message,
-    status: answer.status,
-  });
-  socket.end(
-    `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
-      "Content-Type: application/json; charset=utf-8\r\n" +
-      "Cache-Control: no-store\r\n" +
-      "X-Content-Type-Options: nosniff\r\n" +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      "Connection: close\r\n\r\n" +
-      body,
-  );
+  return {
+    /** `clientError` listener for node:http servers. */
+    clientError(err: Error & { code?: string }, socket: Socket): void {
+      if (!socket.writable || (err.code === "ECONNRESET" && socket.destroyed)) {
+        socket.destroy();
+        return;
+      }
+      void answer(socket, BY_ERROR[err.code ?? ""] ?? MALFORMED);
+    },
+    /** Answers a connection over a cap with 503 and closes it. */
+    refuseConnection(socket: Socket): void {
+      void answer(socket, TOO_MANY, "Retry-After: 1\r\n");
+    },
+  };
 }

@@ -17,6 +17,10 @@ declare global {
       operation?: CompiledOperation;
       /** The path pattern's match for `operation` (raw, percent-encoded parameter values). */
       pathMatch?: RegExpExecArray;
+      /** `Allow` of the path an OPTIONS request asked about (answered 204, never counted). */
+      optionsAllow?: string;
+      /** Whether the request only reads its rate-limit window (OPTIONS, ops routes): not counted. */
+      uncounted?: boolean;
       /** 404 or 405 when no operation matched; raised after the credential check. */
       routeError?: ApiHttpError;
       /** Who is calling (set by identifyCaller). */

@@ -28,13 +28,32 @@ const docsHeaders = helmet({
   },
 });
 
-function only(allow: string) {
-  return (req: Request, _res: Response, next: NextFunction) =>
-    next(
-      new ApiHttpError(405, "method_not_allowed", `${req.method} is not allowed here.`, {
-        Allow: allow,
-      }),
-    );
+/** The paths this router answers. */
+const OPS_PATHS = new Set(["/healthz", "/readyz", "/openapi.json", "/docs"]);
+const OPS_ALLOW = "GET, HEAD, OPTIONS";
+
+/**
+ * Middleware (outside the API): the ops routes and OPTIONS only read the caller's rate-limit
+ * window (a load balancer's health checks must not use up its address's quota, nor be refused).
+ */
+export function markUncounted(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === "OPTIONS" || OPS_PATHS.has(req.path)) res.locals.uncounted = true;
+  next();
+}
+
+/** OPTIONS answers 204 with `Allow`; any other method it does not have, 405. */
+function only(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === "OPTIONS") {
+    res.statusCode = 204;
+    res.setHeader("Allow", OPS_ALLOW);
+    res.end();
+    return;
+  }
+  next(
+    new ApiHttpError(405, "method_not_allowed", `${req.method} is not allowed here.`, {
+      Allow: OPS_ALLOW,
+    }),
+  );
 }
 
 /** The router for /healthz, /readyz, /openapi.json and /docs. */
@@ -56,7 +75,7 @@ export function opsRoutes(deps: {
     .get((_req, res) => {
       res.json({ status: "ok" });
     })
-    .all(only("GET, HEAD"));
+    .all(only);
   router
     .route("/readyz")
     .get(async (_req, res, next) => {
@@ -72,13 +91,13 @@ export function opsRoutes(deps: {
         res.json({ status: "ready" });
       }
     })
-    .all(only("GET, HEAD"));
+    .all(only);
   router
     .route("/openapi.json")
     .get((_req, res) => {
       res.type("application/json").send(deps.specText);
     })
-    .all(only("GET, HEAD"));
+    .all(only);
   router
     .route("/docs")
     .get(async (_req, res, next) => {
@@ -93,6 +112,6 @@ export function opsRoutes(deps: {
         res.type("text/html").send(html);
       });
     })
-    .all(only("GET, HEAD"));
+    .all(only);
   return router;
 }

@@ -75,6 +75,9 @@ export function corsFor(origins: string[], lists: CorsLists): RequestHandler | n
     allowedHeaders: lists.allowedHeaders,
     exposedHeaders: lists.exposedHeaders,
     maxAge: 600,
+    // The preflight goes on to the API, which answers it 204 with Allow and the caller's
+    // rate-limit headers (an OPTIONS request is never counted).
+    preflightContinue: true,
   });
 }
 

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type LoadedSpec, loadBundledSpec } from "@animal-store/openapi";
+import { type LoadedSpec, loadBundledSpec, type PlanLimits } from "@animal-store/openapi";
 import type { Express } from "express";
 import type { EngineDeps } from "../app.js";
 import type { ApiKeyStore } from "../auth/api-key-store.js";
@@ -15,7 +15,8 @@ import type { ApiKeyRecord, KeyLookup } from "../auth/caller.js";
 import { type AppConfig, type DatabaseConfig, loadConfig } from "../config.js";
 import { type Contract, compileContract } from "../contract/contract.js";
 import { exampleRequest } from "../contract/example-requests.js";
-import { answerClientError } from "../http/client-errors.js";
+import { connectionAnswers } from "../http/client-errors.js";
+import { capConnections } from "../http/connection-caps.js";
 import { expressMessageClasses } from "../http/express-messages.js";
 import { createRateLimiter } from "../rate-limit/index.js";
 import { dryRunStore } from "../storage/dry-run.js";
@@ -138,12 +139,34 @@ export async function startApiServer<S extends ApiKeyStore & StoreLifecycle>(
   });
   // Requests and responses are built with Express's prototypes (express-messages.ts).
   const messageClasses = expressMessageClasses(app);
+  const bounds = config.connections;
   const server = createServer(
-    // Bounded so a slow client cannot hold a connection open for minutes (Node's defaults).
-    { headersTimeout: 20_000, requestTimeout: 30_000, ...messageClasses },
+    {
+      // A slow client cannot hold a connection for minutes (Node's defaults: 60 s for the
+      // headers, 300 s for the request, checked every 30 s): the bounds are checked every second.
+      headersTimeout: bounds.headersTimeoutMs,
+      requestTimeout: bounds.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, bounds.headersTimeoutMs),
+      keepAliveTimeout: bounds.keepAliveTimeoutMs,
+      ...messageClasses,
+    },
     app,
   );
-  server.on("clientError", answerClientError);
+  const answers = connectionAnswers({
+    limiter,
+    clock: options.clock ?? Date.now,
+    anonymousLimits: contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits,
+  });
+  server.on("clientError", answers.clientError);
+  capConnections(
+    server,
+    {
+      total: bounds.maxConnections,
+      // Behind a proxy every connection comes from its address: only the total cap applies.
+      perAddress: config.trustProxy > 0 ? 0 : bounds.maxConnectionsPerAddress,
+    },
+    answers.refuseConnection,
+  );
   try {
     // An operation without a handler (reported at start) would only answer 500.
     const missing = new Set<string>(app.locals.missingHandlers ?? []);

@@ -17,6 +17,7 @@ export {
   type RateLimitMiddlewareOptions,
   rateLimitMiddleware,
   rateLimitSubject,
+  setRateLimitHeaders,
 } from "./middleware.js";
 export { limitsFor, type PlanLimits, type UnknownPlanWarning } from "./plans.js";
 export {

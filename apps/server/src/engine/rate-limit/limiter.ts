@@ -20,6 +20,16 @@ export interface RateLimiter {
     nowMs: number,
     options?: ConsumeOptions,
   ): RateLimitDecision | Promise<RateLimitDecision>;
+  /**
+   * The decision `subject`'s windows stand at, without counting anything (for requests that are
+   * not counted but still carry the headers: OPTIONS, ops routes, connection-level answers).
+   * During a ban it says so; otherwise it is "allowed" whatever is left.
+   */
+  peek(
+    subject: string,
+    limits: PlanLimits,
+    nowMs: number,
+  ): RateLimitDecision | Promise<RateLimitDecision>;
   /** Readiness probe: resolves when the backing store answers, rejects otherwise. */
   check(): Promise<void>;
   /** Releases timers and connections. */

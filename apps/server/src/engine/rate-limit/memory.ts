@@ -95,6 +95,18 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions): Memo
       }
       return decide({ kind: "limited" }, s, limits, nowMs);
     },
+    peek(subject, limits, nowMs) {
+      const w = windowsAt(nowMs);
+      const s = subjects.get(subject);
+      const counts = {
+        minute: s?.minuteIndex === w.minuteIndex ? s.minute : 0,
+        day: s?.dayIndex === w.dayIndex ? s.day : 0,
+      };
+      if (s !== undefined && s.banUntilSeconds * 1000 > nowMs) {
+        return decide({ kind: "banned", untilSeconds: s.banUntilSeconds }, counts, limits, nowMs);
+      }
+      return decide({ kind: "allowed" }, counts, limits, nowMs);
+    },
     size: () => subjects.size,
     sweep,
     check: async () => {},

@@ -33,7 +33,11 @@ function refusal(decision: RateLimitDecision): ApiHttpError {
   return new ApiHttpError(429, "rate_limited", message, headers);
 }
 
-/** Middleware: counts the request, sets X-RateLimit-* on `res`, and refuses over a limit. */
+/**
+ * Middleware: counts the request, sets X-RateLimit-* on `res`, and refuses over a limit. A
+ * request marked `res.locals.uncounted` (OPTIONS, ops routes) only reads its window: headers,
+ * no count, never a refusal.
+ */
 export function rateLimitMiddleware(options: RateLimitMiddlewareOptions): RequestHandler {
   const { limiter, clock, limitsFor } = options;
   return function rateLimit(req: Request, res: Response, next: NextFunction): void {
@@ -42,7 +46,15 @@ export function rateLimitMiddleware(options: RateLimitMiddlewareOptions): Reques
       address: callerAddress(req),
       failure: "missing",
     };
-    const decided = limiter.consume(rateLimitSubject(caller), limitsFor(caller), clock(), {
+    const subject = rateLimitSubject(caller);
+    if (res.locals.uncounted === true || res.locals.optionsAllow !== undefined) {
+      const peeked = limiter.peek(subject, limitsFor(caller), clock());
+      if (peeked instanceof Promise)
+        peeked.then((decision) => headersOnly(decision, res, next), next);
+      else headersOnly(peeked, res, next);
+      return;
+    }
+    const decided = limiter.consume(subject, limitsFor(caller), clock(), {
       banEligible: caller.kind === "key",
     });
     if (decided instanceof Promise) decided.then((decision) => apply(decision, res, next), next);
@@ -50,10 +62,24 @@ export function rateLimitMiddleware(options: RateLimitMiddlewareOptions): Reques
   };
 }
 
+/** Sets the X-RateLimit-* headers of `decision` (anything with setHeader: a response, a raw answer). */
+export function setRateLimitHeaders(
+  target: { setHeader(name: string, value: number): unknown },
+  decision: RateLimitDecision,
+): void {
+  target.setHeader("X-RateLimit-Limit", decision.limit);
+  target.setHeader("X-RateLimit-Remaining", decision.remaining);
+  target.setHeader("X-RateLimit-Reset", decision.reset);
+}
+
+/** Sets X-RateLimit-* from `decision` and passes on, never refusing. */
+function headersOnly(decision: RateLimitDecision, res: Response, next: NextFunction): void {
+  setRateLimitHeaders(res, decision);
+  next();
+}
+
 /** Sets X-RateLimit-* from `decision` and passes on, with a 429 when it refuses. */
 function apply(decision: RateLimitDecision, res: Response, next: NextFunction): void {
-  res.setHeader("X-RateLimit-Limit", decision.limit);
-  res.setHeader("X-RateLimit-Remaining", decision.remaining);
-  res.setHeader("X-RateLimit-Reset", decision.reset);
+  setRateLimitHeaders(res, decision);
   next(decision.allowed ? undefined : refusal(decision));
 }

@@ -126,6 +126,34 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         code === 2 ? { kind: "banned", untilSeconds: banUntil } : { kind: OUTCOMES[code ? 1 : 0] };
       return decide(outcome, { minute, day }, limits, now);
     },
+    async peek(subject, limits, nowMs) {
+      if (redis.status !== "ready" || performance.now() < bypassUntil) {
+        return fallback.peek(subject, limits, nowMs);
+      }
+      const now = Math.floor(nowMs);
+      const w = windowsAt(now);
+      const base = `${options.keyPrefix}{${subject}}:`;
+      let values: Array<string | null>;
+      try {
+        values = await redis.mget(
+          `${base}m:${w.minuteIndex}`,
+          `${base}d:${w.dayIndex}`,
+          `${base}ban`,
+        );
+      } catch (err) {
+        degrade(err);
+        bypassUntil = performance.now() + BYPASS_AFTER_FAILURE_MS;
+        return fallback.peek(subject, limits, nowMs);
+      }
+      const [minute, day, banUntil] = values.map((value) => Number(value ?? 0)) as [
+        number,
+        number,
+        number,
+      ];
+      const outcome: Outcome =
+        banUntil * 1000 > now ? { kind: "banned", untilSeconds: banUntil } : { kind: "allowed" };
+      return decide(outcome, { minute, day }, limits, now);
+    },
     async check() {
       await waitReady();
       await redis.ping();
