@@ -8,36 +8,23 @@
 import { existsSync, readdirSync } from "node:fs";
 import type { Socket } from "node:net";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../src/server.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer } from "../src/server.js";
 import { contract, exampleCall, realm } from "./support/contract.js";
 import { openSocket, parseAnswers, rawExchange, readUntilClose } from "./support/raw-http.js";
+import { useRealServer } from "./support/real-server.js";
 import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
 import { tempDir } from "./support/test-app.js";
 
 const temp = tempDir();
+afterAll(() => temp.remove());
 const HEADERS_TIMEOUT_MS = 1000;
-let server: RunningServer;
-let key: string;
-
-beforeAll(async () => {
-  server = await startServer({
-    NODE_ENV: "test",
-    PORT: "0",
-    LOG_LEVEL: "silent",
-    DATABASE_URL: `file:${join(temp.dir, "edges.db")}`,
-    HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
-    REQUEST_TIMEOUT_MS: "2000",
-    MAX_CONNECTIONS_PER_ADDRESS: "40",
-  });
-  key = await server.createKey({ plan: contract.rateLimit.planNames[0] as string, name: "edges" });
+const suite = useRealServer("edges", {
+  HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+  REQUEST_TIMEOUT_MS: "2000",
+  MAX_CONNECTIONS_PER_ADDRESS: "40",
 });
-afterAll(async () => {
-  await server?.close();
-  temp.remove();
-});
-
-const api = (path: string) => `${server.url}${contract.basePath}${path}`;
+const api = suite.api;
 const gets = contract.operations.filter((op) => op.method === "GET");
 
 /** A connection that sends a header line every `everyMs` and never finishes its headers. */
@@ -59,9 +46,9 @@ async function slowloris(url: string, everyMs: number, localAddress?: string) {
 
 describe("bounds on slow clients (planted fault: HEADERS_TIMEOUT_MS not passed on, Node's 60 s)", () => {
   it("cuts a client that dribbles its headers within the bound, while others are served", async () => {
-    const slow = await slowloris(server.url, 200);
+    const slow = await slowloris(suite.server.url, 200);
     // Another client (another address) is served meanwhile.
-    const other = await fetch(api("/pets"), { headers: { authorization: `Bearer ${key}` } });
+    const other = await fetch(api("/pets"), { headers: { authorization: `Bearer ${suite.key}` } });
     expect(other.status).toBe(200);
     const { text, afterMs } = await slow.closed;
     // The bound: the headers timeout, checked every second (README "Server configuration").
@@ -76,9 +63,9 @@ describe("bounds on slow clients (planted fault: HEADERS_TIMEOUT_MS not passed o
   });
 
   it("cuts a request whose body dribbles in, at the request timeout", async () => {
-    const socket = await openSocket(server.url);
+    const socket = await openSocket(suite.server.url);
     socket.write(
-      `POST ${contract.basePath}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n` +
+      `POST ${contract.basePath}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n` +
         "Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{",
     );
     const timer = setInterval(() => socket.writable && socket.write(" "), 200);
@@ -93,14 +80,14 @@ describe("connection caps (planted fault: capConnections not installed)", () => 
   it("answers a connection over the per-address cap 503 too_many_connections; another address is served", async () => {
     const held: Socket[] = [];
     try {
-      for (let i = 0; i < 40; i++) held.push(await openSocket(server.url));
-      const over = await rawExchange(server.url, `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
+      for (let i = 0; i < 40; i++) held.push(await openSocket(suite.server.url));
+      const over = await rawExchange(suite.server.url, `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
       const [answer] = parseAnswers(over);
       expect(answer?.status).toBe(503);
       expect(JSON.parse(answer?.body ?? "{}")).toMatchObject({ code: "too_many_connections" });
       expect(answer?.headers["x-ratelimit-limit"]).toMatch(/^\d+$/);
       expect(answer?.headers["retry-after"]).toBe("1");
-      const elsewhere = await openSocket(server.url, "127.0.0.2");
+      const elsewhere = await openSocket(suite.server.url, "127.0.0.2");
       const text = readUntilClose(elsewhere);
       elsewhere.end("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
       expect(parseAnswers(await text)[0]?.status).toBe(200);
@@ -146,7 +133,7 @@ describe("HEAD (planted fault: HEAD not mapped to the GET operation, 405)", () =
     "%s: HEAD answers the GET's status and headers, no body, and is counted",
     async (_id, op) => {
       const { path } = exampleCall(op);
-      const headers = { authorization: `Bearer ${key}` };
+      const headers = { authorization: `Bearer ${suite.key}` };
       const get = await fetch(api(path), { headers });
       const getBody = await get.arrayBuffer();
       const head = await fetch(api(path), { method: "HEAD", headers });
@@ -217,9 +204,9 @@ describe("two Authorization headers (planted fault: the first one used, 200)", (
     ["the valid one last", (valid: string) => ["Bearer ask_not-a-key", valid]],
     ["the same key twice", (valid: string) => [valid, valid]],
   ])("are refused 401 invalid_api_key with error=invalid_request: %s", async (_label, pair) => {
-    const [a, b] = pair(`Bearer ${key}`);
+    const [a, b] = pair(`Bearer ${suite.key}`);
     const text = await rawExchange(
-      server.url,
+      suite.server.url,
       `GET ${contract.basePath}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${a}\r\nauthorization: ${b}\r\nConnection: close\r\n\r\n`,
     );
     const [answer] = parseAnswers(text);
@@ -265,7 +252,7 @@ describe("answers given before a request could be read (planted fault: Node's em
   ])(
     "%s: %s %s in the Error shape, with the rate-limit headers",
     async (_label, bytes, status, code) => {
-      const answers = parseAnswers(await rawExchange(server.url, bytes as string));
+      const answers = parseAnswers(await rawExchange(suite.server.url, bytes as string));
       expect(answers).toHaveLength(1);
       const [answer] = answers;
       expect(answer?.status).toBe(status);

@@ -4,43 +4,25 @@
  * `__proto__` and `constructor` keys in a body never reach an object; a 10,000-deep JSON body
  * gets 400 without a stack overflow. Each names the planted fault it was seen to fail on.
  */
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningServer, startServer } from "../src/server.js";
+import { describe, expect, it } from "vitest";
 import { contract } from "./support/contract.js";
 import { openSocket, parseAnswers, rawExchange, readUntilClose } from "./support/raw-http.js";
-import { tempDir } from "./support/test-app.js";
+import { useRealServer } from "./support/real-server.js";
 
-const temp = tempDir();
-let server: RunningServer;
-let key: string;
-
-beforeAll(async () => {
-  server = await startServer({
-    NODE_ENV: "test",
-    PORT: "0",
-    LOG_LEVEL: "silent",
-    DATABASE_URL: `file:${join(temp.dir, "hardening.db")}`,
-  });
-  key = await server.createKey({ plan: contract.rateLimit.planNames[0] as string, name: "hard" });
-});
-afterAll(async () => {
-  await server?.close();
-  temp.remove();
-});
+const suite = useRealServer("hardening");
 
 const base = contract.basePath;
 const post = (body: string) =>
-  `POST ${base}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n` +
+  `POST ${base}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n` +
   `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
-const answerTo = async (bytes: string) => parseAnswers(await rawExchange(server.url, bytes));
+const answerTo = async (bytes: string) => parseAnswers(await rawExchange(suite.server.url, bytes));
 
 describe("pipelining and smuggling (planted fault: a parser that takes Content-Length over Transfer-Encoding)", () => {
   it("answers pipelined requests in order, each once", async () => {
-    const socket = await openSocket(server.url);
+    const socket = await openSocket(suite.server.url);
     const text = readUntilClose(socket);
     const get = (path: string, close = false) =>
-      `GET ${base}${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${close ? "Connection: close\r\n" : ""}\r\n`;
+      `GET ${base}${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n${close ? "Connection: close\r\n" : ""}\r\n`;
     socket.end(get("/pets?limit=1") + get("/pets/999999") + get("/pets?limit=2", true));
     expect(parseAnswers(await text).map((a) => a.status)).toEqual([200, 404, 200]);
   });
@@ -56,7 +38,7 @@ describe("pipelining and smuggling (planted fault: a parser that takes Content-L
       "Content-Length: 67\r\nTransfer-Encoding: xchunked\r\n\r\n",
     ],
   ])("refuses %s, and the request hidden behind it is never answered", async (_label, framing) => {
-    const smuggled = `GET ${base}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`;
+    const smuggled = `GET ${base}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n\r\n`;
     const answers = await answerTo(
       `POST ${base}/pets HTTP/1.1\r\nHost: x\r\n${framing}${smuggled}`,
     );
@@ -76,8 +58,8 @@ describe("__proto__ and constructor keys (planted fault: a body merged into an o
     expect(JSON.parse(answer?.body ?? "{}")).toMatchObject({ code: "validation_failed" });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.keys(Object.prototype)).toEqual([]);
-    const listed = await fetch(`${server.url}${base}/pets?limit=100`, {
-      headers: { authorization: `Bearer ${key}` },
+    const listed = await fetch(`${suite.server.url}${base}/pets?limit=100`, {
+      headers: { authorization: `Bearer ${suite.key}` },
     });
     expect(JSON.stringify(await listed.json())).not.toContain("polluted");
   });
@@ -99,7 +81,7 @@ describe("deeply nested JSON (planted fault: a recursive walk of the parsed body
       ),
     );
     expect(inside?.status).toBe(400);
-    const still = await fetch(`${server.url}/healthz`);
+    const still = await fetch(`${suite.server.url}/healthz`);
     expect(still.status).toBe(200);
   });
 });
