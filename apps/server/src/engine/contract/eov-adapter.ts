@@ -98,7 +98,8 @@ const MODULES = [
   "framework/types.js",
 ];
 
-const MEMBERS: ReadonlyArray<keyof EovModules> = [
+/** Every member of the validator this server uses, by name. */
+export const EOV_MEMBERS: ReadonlyArray<keyof EovModules> = [
   "OpenApiValidator",
   "OpenApiSpecLoader",
   "SchemaPreprocessor",
@@ -114,7 +115,16 @@ const MEMBERS: ReadonlyArray<keyof EovModules> = [
 
 let loaded: EovModules | undefined;
 
-/** The validator's members, checked once; throws naming every one an upgrade moved. */
+/** `found` as the validator's members; throws naming every member that is not a function. */
+export function checkEovMembers(found: Record<string, unknown>): EovModules {
+  const missing = EOV_MEMBERS.filter((name) => typeof found[name] !== "function");
+  if (missing.length > 0) {
+    throw new Error(`express-openapi-validator no longer provides ${missing.join(", ")}`);
+  }
+  return found as unknown as EovModules;
+}
+
+/** The validator's members, loaded and checked once; throws naming every one an upgrade moved. */
 export function loadEov(): EovModules {
   if (loaded) return loaded;
   const found: Record<string, unknown> = {};
@@ -125,10 +135,6 @@ export function loadEov(): EovModules {
       // A moved module shows up below as the members it held.
     }
   }
-  const missing = MEMBERS.filter((name) => typeof found[name] !== "function");
-  if (missing.length > 0) {
-    throw new Error(`express-openapi-validator no longer provides ${missing.join(", ")}`);
-  }
-  loaded = found as unknown as EovModules;
+  loaded = checkEovMembers(found);
   return loaded;
 }
