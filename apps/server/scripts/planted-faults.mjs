@@ -2,7 +2,8 @@
 // `pnpm --filter @animal-store/server planted-faults [index ...]`: plants each fault below in the
 // server (or the bundled spec), rebuilds, runs the test that guards against it, and reports
 // whether the test caught it; the source is restored after each. Not part of `pnpm test` (it
-// rebuilds the server once per fault): run it after changing a guarded edge or its test.
+// rebuilds the server once per fault): run it after changing a guarded edge or its test, and do
+// not edit, build or commit the server while it runs (a fault is in the working tree meanwhile).
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
