@@ -94,7 +94,7 @@ describe("shrinking", () => {
 
 describe("fuzz settings", () => {
   it("uses a fixed seed unless FUZZ_SEED says otherwise, and FUZZ_RUNS per property", () => {
-    expect(fuzzSettings({})).toEqual({ seed: DEFAULT_SEED, runs: 100 });
+    expect(fuzzSettings({})).toEqual({ seed: DEFAULT_SEED, runs: 200 });
     expect(fuzzSettings({ FUZZ_SEED: "-42", FUZZ_RUNS: "7" })).toEqual({ seed: -42, runs: 7 });
   });
 

@@ -15,7 +15,7 @@ export interface FuzzSettings {
 
 /** The default seed: fixed, so every run (and every CI run) generates the same requests. */
 export const DEFAULT_SEED = 1616;
-const DEFAULT_RUNS = 100;
+const DEFAULT_RUNS = 200;
 
 function wholeNumber(env: Record<string, string | undefined>, name: string, fallback: number) {
   const raw = env[name];

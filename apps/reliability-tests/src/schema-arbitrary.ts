@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { type JsonSchema, resolvePointer } from "./spec.js";
 
 const ANNOTATIONS = new Set(["description", "examples", "example", "title", "default", "$comment"]);
-const SUPPORTED = new Set([
+/** Every keyword the converter understands; any other one throws. */
+export const SUPPORTED = new Set([
   "$ref",
   "type",
   "enum",

@@ -4,7 +4,7 @@
  * Read off the spec's schemas; a keyword the generators do not understand fails in
  * `resolveSchema`, so nothing is counted that the suite cannot exercise.
  */
-import { resolveSchema } from "./schema-arbitrary.js";
+import { resolveSchema, SUPPORTED } from "./schema-arbitrary.js";
 import type { JsonSchema, OperationSpec } from "./spec.js";
 
 /** Where in a request a schema applies. */
@@ -25,22 +25,8 @@ export interface KeywordCell {
   unreachable?: string;
 }
 
-/** Keywords that constrain a value (annotations, `$ref`, `properties`, `items` are not counted). */
-const VALIDATION = [
-  "type",
-  "enum",
-  "const",
-  "format",
-  "minimum",
-  "maximum",
-  "minLength",
-  "maxLength",
-  "pattern",
-  "required",
-  "additionalProperties",
-  "minItems",
-  "maxItems",
-];
+/** Keywords that constrain a value: the converter's, less the structural ones. */
+const VALIDATION = [...SUPPORTED].filter((k) => !["$ref", "properties", "items"].includes(k));
 
 /** The label of a slot in reports. */
 export function slotLabel(slot: Slot): string {

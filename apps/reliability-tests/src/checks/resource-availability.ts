@@ -36,6 +36,7 @@ function holdsWhatWasSent(run: FuzzRun, op: OperationSpec, parts: Parts, created
   if (!op.requestBody || !parts.body) return;
   const schema = resolveSchema(op.requestBody.schema, run.contract.doc);
   const sent = parts.body.value as Record<string, unknown>;
+  must(created !== null && typeof created === "object", `${op.operationId} answered no object`);
   const answer = created as Record<string, unknown>;
   for (const [name, sub] of Object.entries((schema.properties as Record<string, object>) ?? {})) {
     if (Object.hasOwn(sent, name)) {
