@@ -35,7 +35,7 @@ export function renderCoverage(report: CoverageReport, settings: FuzzSettings): 
     ]),
   );
   const keywords = table(
-    ["operation", "location", "keyword", "refused", "at edge", ""],
+    ["operation", "location", "keyword", "broken, got 400", "on its edge, accepted", ""],
     report.keywords.map((k) => [
       k.operationId,
       k.location,
