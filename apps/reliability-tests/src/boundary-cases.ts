@@ -26,7 +26,7 @@ export interface BoundaryCase {
 
 /** One value for a slot: set it, change what is there, or leave the slot out. */
 type Change =
-  | { side: BoundaryCase["side"]; value: unknown; shown?: string }
+  | { side: BoundaryCase["side"]; value: unknown }
   | { side: BoundaryCase["side"]; transform: (old: unknown) => unknown; shown: string }
   | { side: BoundaryCase["side"]; omit: true; shown: string };
 
