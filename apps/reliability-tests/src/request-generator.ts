@@ -6,98 +6,73 @@
 import fc from "fast-check";
 import { toJsonText } from "./json-text.js";
 import { invalidParamText, validParamText } from "./param-strings.js";
+import { assemble, type GeneratedRequest, type Parts } from "./request-parts.js";
 import { validArbitrary } from "./schema-arbitrary.js";
 import { invalidArbitrary } from "./schema-mutations.js";
-import type { JsonSchema, OperationSpec } from "./spec.js";
+import type { JsonSchema, OperationSpec, ParameterSpec } from "./spec.js";
 
-/** A request ready to send (path relative to the `/v1` base). */
-export interface GeneratedRequest {
-  method: string;
-  /** Path with parameters substituted and encoded, plus the query string. */
-  target: string;
-  headers: Record<string, string>;
-  body?: string;
-  /** Which part was broken, for failure messages; "" for valid requests. */
-  broken: string;
-  /** The body as sent, parsed back, for valid creates (what the 201 must echo). */
-  sentBody?: unknown;
-}
+export type { GeneratedRequest } from "./request-parts.js";
 
 type Validate = (schema: JsonSchema, value: unknown) => string[];
 
-interface Parts {
-  path: Record<string, string>;
-  query: [string, string][];
-  body: { text: string; value: unknown } | null;
-}
+const named = (p: ParameterSpec, header: boolean, doc: unknown) =>
+  validParamText(p.schema, doc, header).map((v) => [p.name, v] as [string, string]);
 
-function assemble(op: OperationSpec, parts: Parts, broken: string): GeneratedRequest {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
-    encodeURIComponent(parts.path[name] ?? ""),
-  );
-  const query = parts.query
-    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-    .join("&");
-  const request: GeneratedRequest = {
-    method: op.method,
-    target: query ? `${path}?${query}` : path,
-    headers: {},
-    broken,
-  };
-  if (parts.body) {
-    request.headers["content-type"] = "application/json";
-    request.body = parts.body.text;
-    if (!broken) request.sentBody = parts.body.value;
-  }
-  return request;
-}
+const present = <T>(pairs: (T | null)[]): T[] => pairs.filter((pair): pair is T => pair !== null);
 
-function validParts(op: OperationSpec, doc: unknown): fc.Arbitrary<Parts> {
+/** Parts of `op` that honour every schema: required parameters always, optional ones maybe. */
+export function validParts(op: OperationSpec, doc: unknown): fc.Arbitrary<Parts> {
   const pathParams = op.parameters.filter((p) => p.in === "path");
-  const queryParams = op.parameters.filter((p) => p.in === "query");
   const path = fc.record(
     Object.fromEntries(pathParams.map((p) => [p.name, validParamText(p.schema, doc)])),
   ) as fc.Arbitrary<Record<string, string>>;
-  const query = fc
-    .tuple(
-      ...queryParams.map((p) =>
-        p.required
-          ? validParamText(p.schema, doc).map((v) => [p.name, v] as [string, string])
-          : fc.option(validParamText(p.schema, doc).map((v) => [p.name, v] as [string, string])),
-      ),
-    )
-    .map((pairs) => pairs.filter((pair): pair is [string, string] => pair !== null));
+  const pairs = (where: "query" | "header") =>
+    fc
+      .tuple(
+        ...op.parameters
+          .filter((p) => p.in === where)
+          .map((p) =>
+            p.required
+              ? named(p, where === "header", doc)
+              : fc.option(named(p, where === "header", doc)),
+          ),
+      )
+      .map(present);
   const body = op.requestBody
     ? validArbitrary(op.requestBody.schema, doc).map((value) => ({
         text: toJsonText(value),
         value,
       }))
     : fc.constant(null);
-  return fc.record({ path, query, body });
+  return fc.record({
+    path,
+    query: pairs("query"),
+    headers: pairs("header").map((list) => Object.fromEntries(list)),
+    body,
+  });
 }
 
 /** Requests that honour every schema of `op`. */
 export function validRequest(op: OperationSpec, doc: unknown): fc.Arbitrary<GeneratedRequest> {
-  return validParts(op, doc).map((parts) => assemble(op, parts, ""));
+  return validParts(op, doc).map((parts) => assemble(op, parts));
 }
 
-/** Requests with exactly one part of `op` broken; null when the operation takes no input. */
-export function invalidRequest(
-  op: OperationSpec,
-  doc: unknown,
-  validate: Validate,
-): fc.Arbitrary<GeneratedRequest> | null {
+/** Requests breaking one parameter of `op`: a bad text, or a query parameter sent twice. */
+function parameterBreakers(op: OperationSpec, doc: unknown, validate: Validate) {
   const breakers: fc.Arbitrary<GeneratedRequest>[] = [];
   for (const p of op.parameters) {
-    if (p.in !== "path" && p.in !== "query") continue;
-    const bad = invalidParamText(p.schema, doc, validate);
-    breakers.push(
-      fc.tuple(validParts(op, doc), bad).map(([parts, text]) => {
-        if (p.in === "path") parts.path[p.name] = text;
-        else parts.query = [...parts.query.filter(([k]) => k !== p.name), [p.name, text]];
-        return assemble(op, parts, `${p.in} ${p.name}=${JSON.stringify(text)}`);
-      }),
-    );
+    if (p.in === "cookie") continue;
+    const bad = invalidParamText(p.schema, doc, validate, p.in === "header");
+    if (bad) {
+      breakers.push(
+        fc.tuple(validParts(op, doc), bad).map(([parts, text]) => {
+          if (p.in === "path") parts.path[p.name] = text;
+          else if (p.in === "header") parts.headers[p.name] = text;
+          else parts.query = [...parts.query.filter(([k]) => k !== p.name), [p.name, text]];
+          return assemble(op, parts, `${p.in} ${p.name}=${JSON.stringify(text)}`);
+        }),
+      );
+    }
     if (p.in === "query") {
       // A scalar parameter sent twice is ambiguous: the contract defines one value, not a list.
       const twice = fc.tuple(validParamText(p.schema, doc), validParamText(p.schema, doc));
@@ -109,6 +84,16 @@ export function invalidRequest(
       );
     }
   }
+  return breakers;
+}
+
+/** Requests with exactly one part of `op` broken; null when the operation takes no input. */
+export function invalidRequest(
+  op: OperationSpec,
+  doc: unknown,
+  validate: Validate,
+): fc.Arbitrary<GeneratedRequest> | null {
+  const breakers = parameterBreakers(op, doc, validate);
   if (op.requestBody) {
     const bad = invalidArbitrary(op.requestBody.schema, doc);
     if (bad) {

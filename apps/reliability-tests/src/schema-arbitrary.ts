@@ -7,7 +7,8 @@ import fc from "fast-check";
 import { type JsonSchema, resolvePointer } from "./spec.js";
 
 const ANNOTATIONS = new Set(["description", "examples", "example", "title", "default", "$comment"]);
-const SUPPORTED = new Set([
+/** Every keyword the converter understands; any other one throws. */
+export const SUPPORTED = new Set([
   "$ref",
   "type",
   "enum",
@@ -65,12 +66,23 @@ export function patternUnit(pattern: string): RegExp {
   return new RegExp(`^${match[1]}$`, "u");
 }
 
-function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
+/** One visible ASCII character: what a header value can carry without encoding questions. */
+export const headerUnit: fc.Arbitrary<string> = fc
+  .integer({ min: 0x21, max: 0x7e })
+  .map((cp) => String.fromCodePoint(cp));
+
+/** How strings are drawn: by default any code point; `unit` narrows it (header values). */
+export interface StringOptions {
+  unit?: fc.Arbitrary<string>;
+}
+
+function stringArbitrary(schema: JsonSchema, options: StringOptions): fc.Arbitrary<string> {
   const minLength = (schema.minLength as number | undefined) ?? 0;
   const maxLength = (schema.maxLength as number | undefined) ?? minLength + 40;
   const pattern = schema.pattern as string | undefined;
   const allowed = pattern ? patternUnit(pattern) : null;
-  const unit = allowed ? codePointUnit.filter((ch) => allowed.test(ch)) : codePointUnit;
+  const base = options.unit ?? codePointUnit;
+  const unit = allowed ? base.filter((ch) => allowed.test(ch)) : base;
   if (pattern && SINGLE_CLASS.exec(pattern)?.[2] === "+" && minLength < 1) {
     return fc.string({ unit, minLength: 1, maxLength });
   }
@@ -92,13 +104,17 @@ function objectArbitrary(schema: JsonSchema, doc: unknown): fc.Arbitrary<Record<
 }
 
 /** An arbitrary of values that satisfy `schema` (refs resolved against `doc`). */
-export function validArbitrary(schema: JsonSchema, doc: unknown): fc.Arbitrary<unknown> {
+export function validArbitrary(
+  schema: JsonSchema,
+  doc: unknown,
+  options: StringOptions = {},
+): fc.Arbitrary<unknown> {
   const s = resolveSchema(schema, doc);
   if ("const" in s) return fc.constant(s.const);
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
   switch (s.type) {
     case "string":
-      return stringArbitrary(s);
+      return stringArbitrary(s, options);
     case "integer":
       return integerArbitrary(s);
     case "number":

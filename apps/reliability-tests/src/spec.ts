@@ -1,8 +1,23 @@
 /**
- * The bundled contract as data for the generators: its operations, parameters, bodies and
- * responses, read through the contract's own module (`@animal-store/openapi`).
+ * The contract as data for the generators and checks: its operations, parameters, bodies,
+ * responses, security, deprecation and links, read through the contract's own module
+ * (`@animal-store/openapi`). Everything takes the document as an argument, so a check can be run
+ * with an edited contract against a server serving another (how the planted faults work).
  */
-import { deref, documentedResponses, loadBundledSpec, specOperations } from "@animal-store/openapi";
+import {
+  allowsAnonymous,
+  type OpenApiDocument as ContractDocument,
+  deref,
+  documentedResponses,
+  loadBundledSpec,
+  type OperationDeprecation,
+  operationDeprecation,
+  type PathTemplatePattern,
+  pathTemplatePattern,
+  type SecurityRequirement,
+  type SpecOperation,
+  specOperations,
+} from "@animal-store/openapi";
 
 /** A JSON Schema node as it appears in the bundled spec (refs left in place). */
 export type JsonSchema = { [key: string]: unknown };
@@ -22,10 +37,20 @@ export interface ParameterSpec {
   schema: JsonSchema;
 }
 
-/** A documented response: its headers (with required flags) and its JSON body schema, if any. */
+/** A documented response: headers (with required flags), media types and JSON body schema. */
 export interface ResponseSpec {
   headers: Record<string, { required: boolean; schema: JsonSchema }>;
+  mediaTypes: string[];
   bodySchema: JsonSchema | null;
+}
+
+/** An OpenAPI link of a response: the operation it leads to and how its parameters are filled. */
+export interface LinkSpec {
+  name: string;
+  status: string;
+  operationId: string;
+  /** Parameter name → runtime expression (`$response.body#/id`) or constant. */
+  parameters: Record<string, unknown>;
 }
 
 /** One operation of the contract, with everything a request generator and a checker need. */
@@ -37,6 +62,13 @@ export interface OperationSpec {
   parameters: ParameterSpec[];
   requestBody: { required: boolean; schema: JsonSchema } | null;
   responses: Record<string, ResponseSpec>;
+  /** The operation as the contract module reads it, its path compiled (for example requests). */
+  routed: SpecOperation & PathTemplatePattern;
+  security: SecurityRequirement[];
+  /** True when `security` lets a call go without any credential. */
+  anonymous: boolean;
+  deprecation: OperationDeprecation | undefined;
+  links: LinkSpec[];
 }
 
 /** The bundled spec that `pnpm bundle` produces. */
@@ -46,25 +78,50 @@ export function loadSpec(): OpenApiDocument {
 
 /** Follows a local `$ref` (`#/a/b/c`) inside the document; throws on a dangling one. */
 export function resolvePointer(doc: unknown, ref: string): unknown {
-  return deref(doc as Parameters<typeof deref>[0], { $ref: ref });
+  return deref(doc as ContractDocument, { $ref: ref });
 }
 
-/** Every operation of the spec, with parameters, body and responses resolved. */
+function responsesOf(spec: ContractDocument, op: SpecOperation) {
+  const responses: Record<string, ResponseSpec> = {};
+  const links: LinkSpec[] = [];
+  for (const response of documentedResponses(spec, op)) {
+    const headers: ResponseSpec["headers"] = {};
+    for (const header of response.headers) {
+      headers[header.name] = { required: header.required, schema: header.schema ?? {} };
+    }
+    const json = response.content["application/json"] as { schema?: JsonSchema } | undefined;
+    responses[response.status] = {
+      headers,
+      mediaTypes: Object.keys(response.content),
+      bodySchema: json?.schema ?? null,
+    };
+    const raw = deref<Record<string, unknown>>(spec, op.operation.responses);
+    const own = deref<{ links?: Record<string, unknown> }>(spec, raw[response.status]);
+    for (const [name, rawLink] of Object.entries(own.links ?? {})) {
+      const link = deref<{ operationId?: string; parameters?: Record<string, unknown> }>(
+        spec,
+        rawLink,
+      );
+      if (typeof link.operationId !== "string") {
+        throw new Error(
+          `${op.operationId}: link ${name} has no operationId (operationRef is not supported)`,
+        );
+      }
+      const parameters = link.parameters ?? {};
+      links.push({ name, status: response.status, operationId: link.operationId, parameters });
+    }
+  }
+  return { responses, links };
+}
+
+/** Every operation of the spec, with parameters, body, responses and links resolved. */
 export function listOperations(doc: OpenApiDocument): OperationSpec[] {
-  const spec = doc as unknown as Parameters<typeof specOperations>[0];
-  return specOperations(spec).map((op) => {
+  const spec = doc as unknown as ContractDocument;
+  const all = specOperations(spec);
+  return all.map((op) => {
     const bodySchema = (
       op.requestBody?.content as Record<string, { schema?: JsonSchema }> | undefined
     )?.["application/json"]?.schema;
-    const responses: Record<string, ResponseSpec> = {};
-    for (const response of documentedResponses(spec, op)) {
-      const headers: ResponseSpec["headers"] = {};
-      for (const header of response.headers) {
-        headers[header.name] = { required: header.required, schema: header.schema ?? {} };
-      }
-      const json = response.content["application/json"] as { schema?: JsonSchema } | undefined;
-      responses[response.status] = { headers, bodySchema: json?.schema ?? null };
-    }
     return {
       operationId: op.operationId,
       method: op.method,
@@ -76,7 +133,11 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
       requestBody: bodySchema
         ? { required: op.requestBody?.required === true, schema: bodySchema }
         : null,
-      responses,
+      ...responsesOf(spec, op),
+      routed: { ...op, ...pathTemplatePattern(op.path) },
+      security: op.security,
+      anonymous: allowsAnonymous(op),
+      deprecation: operationDeprecation(spec, op, all),
     };
   });
 }

@@ -1,183 +1,150 @@
 /**
- * Spec-driven property tests: for every operation of the contract, requests generated from its
- * schemas (valid, and with one part broken), plus a table of hostile requests, against a real
- * server (startServer, SQLite). Nothing may get a 5xx or hang; every response must validate
- * against the spec; valid requests get their documented success, broken ones 400 with `Error`.
+ * Spec-driven fuzzing of the real server (startServer, SQLite): each check class of Schemathesis
+ * run for every operation of the contract, a table of hostile requests, then the coverage report
+ * (printed, written to coverage/fuzz-coverage.json) with its gate: every documented status of
+ * every operation exercised. Every answer is held to the contract as it arrives (fuzz-exchange).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadBundledSpec } from "@animal-store/openapi";
-import { compileContract, type RunningServer, startServer } from "@animal-store/server";
-import fc from "fast-check";
+import { fileURLToPath } from "node:url";
+import { type RunningServer, startServer } from "@animal-store/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contractLimits } from "../src/contract-limits.js";
+import {
+  NEGATIVE_DATA,
+  negativeDataRejection,
+  POSITIVE_DATA,
+  positiveDataAcceptance,
+} from "../src/checks/data-checks.js";
+import { FAULT_STATUSES, faultStatuses } from "../src/checks/fault-statuses.js";
+import { IGNORED_AUTH, ignoredAuth } from "../src/checks/ignored-auth.js";
+import {
+  MISSING_HEADER,
+  missingRequiredHeader,
+  requiredHeaders,
+} from "../src/checks/missing-header.js";
+import {
+  RESOURCE_AVAILABILITY,
+  resourceAvailability,
+} from "../src/checks/resource-availability.js";
+import { responseConformanceSummary } from "../src/checks/response-conformance.js";
+import { UNSUPPORTED_METHOD, unsupportedMethod } from "../src/checks/unsupported-method.js";
+import { renderCoverage, writeCoverage } from "../src/coverage-report.js";
+import { serverEnv, startFaultTargets, UNREACHED_LIMITS } from "../src/fault-targets.js";
+import { fuzzContract } from "../src/fuzz-contract.js";
+import { type CheckResult, CoverageLedger } from "../src/fuzz-coverage.js";
+import { exchange, type FuzzRun, RESPONSE_CONFORMANCE } from "../src/fuzz-exchange.js";
+import { fuzzSettings } from "../src/fuzz-run.js";
 import { hostileCases } from "../src/hostile-requests.js";
-import { jsonBody, type RawResponse, send } from "../src/http-client.js";
-import { type GeneratedRequest, invalidRequest, validRequest } from "../src/request-generator.js";
-import { listOperations, loadSpec, type OperationSpec } from "../src/spec.js";
-import { createSpecValidator } from "../src/spec-validator.js";
+import { jsonBody } from "../src/http-client.js";
+import type { OperationSpec } from "../src/spec.js";
 
-const limits = contractLimits();
+const COVERAGE_JSON = fileURLToPath(new URL("../coverage/fuzz-coverage.json", import.meta.url));
 
-const doc = loadSpec();
-const operations = listOperations(doc);
-const { validate, checkResponse } = createSpecValidator(doc);
-const byId = (id: string): OperationSpec => {
-  const op = operations.find((o) => o.operationId === id);
-  if (!op) throw new Error(`no operation ${id}`);
-  return op;
-};
-/**
- * What a valid request may get: a documented success, or, for an operation that reads a
- * resource by path parameters, its documented 404 (a generated id nobody created).
- */
-function acceptedForValid(op: OperationSpec): number[] {
-  const statuses = Object.keys(op.responses);
-  const success = statuses.filter((s) => s.startsWith("2")).map(Number);
-  const byId = op.parameters.some((p) => p.in === "path") && statuses.includes("404");
-  return byId ? [...success, 404] : success;
-}
-/** The bearer challenge's realm, as the server compiles it from the contract. */
-const { realm } = compileContract(loadBundledSpec());
-
-/** Answers for paths outside the contract are still the contract's Error body. */
-const ERROR_SCHEMA = { $ref: "#/components/schemas/Error" };
-const RUNS = { valid: 60, invalid: 80, auth: 12 };
+const settings = fuzzSettings();
+const contract = fuzzContract();
+const ledger = new CoverageLedger(contract);
 
 let server: RunningServer;
-let key: string;
+let faults: Awaited<ReturnType<typeof startFaultTargets>>;
+let run: FuzzRun;
 let dataDir: string;
 
 beforeAll(async () => {
+  console.log(`fuzzing with FUZZ_SEED=${settings.seed} FUZZ_RUNS=${settings.runs}`);
   dataDir = mkdtempSync(join(tmpdir(), "rel-fuzz-"));
-  server = await startServer({
-    NODE_ENV: "test",
-    HOST: "127.0.0.1",
-    PORT: "0",
-    LOG_LEVEL: "silent",
-    DATABASE_URL: `file:${join(dataDir, "fuzz.db")}`,
-  });
-  // Enterprise limits high enough that rate limiting never decides a generated case.
-  key = await server.createKey({
-    plan: limits.customPlan,
+  server = await startServer(serverEnv(dataDir));
+  const key = await server.createKey({
+    plan: contract.customPlan,
     name: "fuzz",
-    perMinute: 1e9,
-    perDay: 1e9,
+    ...UNREACHED_LIMITS,
   });
+  faults = await startFaultTargets(server, contract);
+  run = { contract, target: { origin: server.url, key, forwardedFor: true }, settings, ledger };
 });
 
 afterAll(async () => {
-  await server?.close();
+  await Promise.allSettled([server?.close(), faults?.close()]);
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function call(req: GeneratedRequest, auth: string | null = `Bearer ${key}`) {
-  const headers = { ...req.headers, ...(auth === null ? {} : { authorization: auth }) };
-  const request = { method: req.method, target: `/v1${req.target}`, headers };
-  return send(server.url, req.body === undefined ? request : { ...request, body: req.body });
+/** A check class, and the operations the contract says it applies to. */
+interface CheckClass {
+  name: string;
+  check(run: FuzzRun, op: OperationSpec): Promise<CheckResult>;
+  appliesTo(op: OperationSpec): boolean;
 }
 
-function expectHonoursSpec(op: OperationSpec, res: RawResponse, what: string) {
-  expect(res.status, `${what}: ${res.bodyText.slice(0, 300)}`).toBeLessThan(500);
-  expect(checkResponse(op, res), what).toEqual([]);
-}
+const always = () => true;
+const CHECK_CLASSES: CheckClass[] = [
+  {
+    name: NEGATIVE_DATA,
+    check: negativeDataRejection,
+    appliesTo: (op) => op.parameters.length > 0 || op.requestBody !== null,
+  },
+  { name: POSITIVE_DATA, check: positiveDataAcceptance, appliesTo: always },
+  {
+    name: MISSING_HEADER,
+    check: missingRequiredHeader,
+    appliesTo: (op) => requiredHeaders(op).length > 0,
+  },
+  { name: UNSUPPORTED_METHOD, check: unsupportedMethod, appliesTo: always },
+  { name: IGNORED_AUTH, check: ignoredAuth, appliesTo: always },
+  {
+    name: RESOURCE_AVAILABILITY,
+    check: resourceAvailability,
+    appliesTo: (op) => op.links.some((l) => /^2/.test(l.status)),
+  },
+  {
+    name: FAULT_STATUSES,
+    check: (r, op) => faultStatuses(r, op, faults.targets),
+    appliesTo: always,
+  },
+];
 
-describe("spec-driven property tests (SQLite, in-process server)", () => {
-  for (const op of operations) {
-    it(`${op.operationId}: valid requests get the documented success`, async () => {
-      await fc.assert(
-        fc.asyncProperty(validRequest(op, doc), async (req) => {
-          const res = await call(req);
-          expectHonoursSpec(op, res, `${req.method} ${req.target}`);
-          expect(acceptedForValid(op), `${req.method} ${req.target}`).toContain(res.status);
-          if (op.operationId === "createPet") {
-            const { id, ...rest } = jsonBody<{ id: number }>(res);
-            expect(rest).toEqual(req.sentBody);
-            const again = await send(server.url, {
-              method: "GET",
-              target: `/v1/pets/${id}`,
-              headers: { authorization: `Bearer ${key}` },
-            });
-            expectHonoursSpec(byId("getPet"), again, `GET /pets/${id}`);
-            expect(jsonBody(again)).toEqual({ id, ...rest });
-          }
-          if (op.operationId === "listPets") {
-            const url = new URL(req.target, "http://x");
-            const pets = jsonBody<{ id: number; status?: string }[]>(res);
-            expect(pets.length).toBeLessThanOrEqual(Number(url.searchParams.get("limit") ?? 20));
-            const ids = pets.map((p) => p.id);
-            expect(ids).toEqual([...ids].sort((a, b) => a - b));
-            const status = url.searchParams.get("status");
-            if (status) for (const p of pets) expect(p.status).toBe(status);
-          }
-        }),
-        { numRuns: RUNS.valid },
-      );
-    });
-
-    const invalid = invalidRequest(op, doc, validate);
-    it.skipIf(invalid === null)(
-      `${op.operationId}: broken requests get 400 with the Error body`,
-      async () => {
-        if (!invalid) return;
-        await fc.assert(
-          fc.asyncProperty(invalid, async (req) => {
-            const res = await call(req);
-            expectHonoursSpec(op, res, `${req.broken} → ${req.method} ${req.target}`);
-            expect(res.status, req.broken).toBe(400);
-            expect(jsonBody<{ code: string }>(res).code).toBe("validation_failed");
-          }),
-          { numRuns: RUNS.invalid },
-        );
-      },
-    );
-
-    it(`${op.operationId}: missing or invalid credentials get 401 with the bearer challenge`, async () => {
-      const credentials = fc.oneof(
-        fc.constant({ header: null, code: "unauthorized" }),
-        fc
-          .constantFrom("Basic dXNlcjpwYXNz", "Token abc")
-          .map((h) => ({ header: h, code: "unauthorized" })),
-        fc
-          .stringMatching(/^[A-Za-z0-9._~+/-]{1,60}$/)
-          .map((token) => ({ header: `Bearer ${token}`, code: "invalid_api_key" })),
-      );
-      await fc.assert(
-        fc.asyncProperty(validRequest(op, doc), credentials, async (req, cred) => {
-          const res = await call(req, cred.header);
-          expectHonoursSpec(op, res, `${cred.header} → ${req.method} ${req.target}`);
-          expect(res.status).toBe(401);
-          expect(jsonBody<{ code: string }>(res).code).toBe(cred.code);
-          expect(res.headers.get("www-authenticate")).toMatch(
-            new RegExp(`^Bearer realm="${realm}"`),
-          );
-        }),
-        { numRuns: RUNS.auth },
-      );
+describe("Schemathesis's check classes, for every operation (SQLite, in-process server)", () => {
+  for (const { name, check, appliesTo } of CHECK_CLASSES) {
+    describe(name, () => {
+      for (const op of contract.operations) {
+        it(op.operationId, async () => {
+          const result = await check(run, op);
+          ledger.recordCheck(name, op, result);
+          expect(result.applied, result.note).toBe(appliesTo(op));
+        });
+      }
     });
   }
+
+  // Last: it reads what every check above recorded.
+  describe(RESPONSE_CONFORMANCE, () => {
+    for (const op of contract.operations) {
+      it(op.operationId, () => {
+        const result = responseConformanceSummary(run, op);
+        ledger.recordCheck(RESPONSE_CONFORMANCE, op, result);
+        expect(result.applied).toBe(true);
+      });
+    }
+  });
 });
 
 describe("hostile requests", () => {
-  const info = doc.info as { "x-request-body-limit-bytes": number };
-  const petName = (doc.components.schemas as Record<string, { maxLength: number }>).PetName;
-  const edges = {
-    bodyLimit: info["x-request-body-limit-bytes"],
-    nameMaxLength: petName?.maxLength ?? 0,
-  };
+  const petName = (contract.doc.components.schemas as Record<string, { maxLength: number }>)
+    .PetName;
+  const edges = { bodyLimit: contract.bodyLimitBytes, nameMaxLength: petName?.maxLength ?? 0 };
   for (const hostile of hostileCases(edges)) {
     it(hostile.name, async () => {
-      const headers = { ...hostile.request.headers, authorization: `Bearer ${key}` };
-      const res = await send(server.url, { ...hostile.request, headers });
+      const op = hostile.operationId ? contract.byId(hostile.operationId) : null;
+      const headers = { ...hostile.request.headers, authorization: `Bearer ${run.target.key}` };
+      const request = { ...hostile.request, headers };
+      // exchange holds the answer to the contract: documented for the operation, or the Error body.
+      const res = await exchange(run, [], {
+        op,
+        check: "hostile requests",
+        request,
+        outside: hostile.name,
+      });
       const what = `${hostile.name}: ${res.status} ${res.bodyText.slice(0, 200)}`;
       expect(res.status, what).toBeLessThan(500);
-      if (hostile.operationId)
-        expect(checkResponse(byId(hostile.operationId), res), what).toEqual([]);
-      else {
-        expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-        expect(validate(ERROR_SCHEMA, jsonBody(res)), what).toEqual([]);
-      }
       if (hostile.expect !== "documented") {
         expect(res.status, what).toBe(hostile.expect.status);
         const body = jsonBody<{ code: string; status: number; name?: string }>(res);
@@ -191,5 +158,15 @@ describe("hostile requests", () => {
   it("left no prototype polluted in the server's process", () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.keys(Object.prototype)).toEqual([]);
+  });
+});
+
+describe("fuzz coverage", () => {
+  it("exercised every documented status of every operation (report printed and written)", () => {
+    const report = ledger.report();
+    console.log(renderCoverage(report, settings));
+    writeCoverage(COVERAGE_JSON, report, settings);
+    console.log(`written to ${COVERAGE_JSON}`);
+    expect(report.summary.missingStatuses).toEqual([]);
   });
 });
