@@ -3,6 +3,7 @@
 // OPTIONS, PUT, DELETE). The spec has no PUT or DELETE, so those calls go through the untyped
 // `request`; the client's retry rules do not depend on the spec.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { OPERATIONS } from "../src/generated/operations.js";
 import { createAnimalStoreClient, NetworkError, type RetryEvent } from "../src/index.js";
 import { fakeClock, type ScriptedServer, startScriptedServer } from "./scripted-server.js";
 
@@ -97,7 +98,10 @@ describe("network errors", () => {
       expect(error).toBeInstanceOf(TypeError);
       expect(error).toMatchObject({
         name: "NetworkError",
-        operationId: `${method} /pets/{petId}`,
+        // The spec's operationId when it has this method on the path, else method and path.
+        operationId:
+          OPERATIONS.find((op) => op.method === method && op.path === "/pets/{petId}")
+            ?.operationId ?? `${method} /pets/{petId}`,
         requestId: server.requests[0]?.requestId,
         attempts: 1,
       });
