@@ -2,23 +2,29 @@
 // getPet or createPet gets the first named example of its own 400 (Prism picks the first), never
 // another operation's; and `Prefer: code=429` takes every operation down its 429 path, with the
 // declared Retry-After. Operations and statuses are read from the spec.
+import { specOperations } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LaunchedMock, launchMock } from "./launch.js";
 import { deref, type Json, requestExample, responseExamples, spec } from "./spec.js";
 
-const METHODS = ["get", "post", "put", "patch", "delete"];
-const operations = Object.entries(spec.paths).flatMap(([path, item]: [string, Json]) =>
-  Object.entries(item)
-    .filter(([method]) => METHODS.includes(method))
-    .map(([method, op]: [string, Json]) => ({ path, method, op })),
-);
+const operations = specOperations(spec).map(({ path, method, operation, requestBody }) => ({
+  path,
+  method: method.toLowerCase(),
+  op: operation as Json,
+  takesBody: requestBody !== undefined,
+}));
+const takesBody = (path: string, method: string) =>
+  operations.some((o) => o.path === path && o.method === method && o.takesBody);
 const first = (examples: Record<string, Json>) => Object.values(examples)[0];
 const limitMax = deref(spec.components.parameters.Limit).schema.maximum;
 
 /** A request the spec refuses, per operation: a parameter out of range, or an empty body. */
 function invalidRequest(path: string, method: string): { url: string; init: RequestInit } {
   const headers = { Authorization: "Bearer k", "Content-Type": "application/json" };
-  if (method === "post") return { url: path, init: { method: "POST", headers, body: "{}" } };
+  if (takesBody(path, method)) {
+    const url = path.replace(/\{\w+\}/, "1");
+    return { url, init: { method: method.toUpperCase(), headers, body: "{}" } };
+  }
   if (path.includes("{"))
     return { url: path.replace(/\{\w+\}/, "not-a-number"), init: { headers } };
   return { url: `${path}?limit=${limitMax + 1}`, init: { headers } };
@@ -60,7 +66,9 @@ describe("pnpm mock: errors per operation", () => {
     async (_operationId, path, method) => {
       const response = deref(spec.paths[path][method].responses["429"]);
       const retryAfter = String(deref(response.headers["Retry-After"]).example);
-      const body = method === "post" ? JSON.stringify(requestExample(path, method)) : undefined;
+      const body = takesBody(path, method)
+        ? JSON.stringify(requestExample(path, method))
+        : undefined;
       const res = await fetch(`${mock.url}${path.replace(/\{\w+\}/, "1")}`, {
         method: method.toUpperCase(),
         headers: {
