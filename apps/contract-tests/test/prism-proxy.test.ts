@@ -202,16 +202,6 @@ describe("invalid requests through prism proxy (no --errors), answers still conf
       "status lost",
       { path: "/pets", json: { name: "Rex", categoryId: 1, status: "lost" } },
     ],
-    [
-      create(413, "payload_too_large"),
-      "20 KiB body",
-      { path: "/pets", json: { name: "x".repeat(20 * 1024), categoryId: 1 } },
-    ],
-    [
-      create(415, "unsupported_media_type"),
-      "text/plain",
-      { path: "/pets", raw: { contentType: "text/plain", text: "Rex" } },
-    ],
     [get(400, "validation_failed"), "petId=abc", { path: "/pets/abc" }],
     [get(400, "validation_failed"), "petId=0", { path: "/pets/0" }],
   ];
@@ -220,6 +210,27 @@ describe("invalid requests through prism proxy (no --errors), answers still conf
   );
   it.each(titled)("%s", async (_title, expected, label, request) => {
     await invalid(expected, label, { ...request, apiKey: key });
+  });
+
+  it("413 and 415 on every operation that takes a body: over the spec's limit, and not JSON", async () => {
+    const withBody = contract.operations.filter((op) => op.requestBody);
+    expect(withBody.length).toBeGreaterThan(0);
+    for (const op of withBody) {
+      const { method, path } = exampleScenario(op, key);
+      const over = "x".repeat(contract.bodyLimitBytes + 1);
+      await invalid(expect_(op, 413, "payload_too_large"), "a body over the limit", {
+        ...(method ? { method } : {}),
+        path,
+        apiKey: key,
+        raw: { contentType: "application/json", text: JSON.stringify(over) },
+      });
+      await invalid(expect_(op, 415, "unsupported_media_type"), "text/plain", {
+        ...(method ? { method } : {}),
+        path,
+        apiKey: key,
+        raw: { contentType: "text/plain", text: "x" },
+      });
+    }
   });
 
   it("401 unauthorized on every operation that asks for a key, without a credential", async () => {
