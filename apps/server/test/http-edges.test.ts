@@ -45,7 +45,9 @@ async function slowloris(url: string, everyMs: number, localAddress?: string) {
   return { socket, closed };
 }
 
-describe("bounds on slow clients (planted fault: HEADERS_TIMEOUT_MS not passed on, Node's 60 s)", () => {
+describe("bounds on slow clients (planted fault: HEADERS_TIMEOUT_MS not passed on, Node's 60 s)", {
+  timeout: 20_000,
+}, () => {
   it("cuts a client that dribbles its headers within the bound, while others are served", async () => {
     const slow = await slowloris(suite.server.url, 200);
     // Another client (another address) is served meanwhile.
