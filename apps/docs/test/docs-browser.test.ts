@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM plugin without declarations
 import { SAMPLE_LABELS } from "../plugins/animal-store-docs.js";
@@ -49,6 +49,39 @@ async function showSample(page: Page, line: string, label: string) {
   return shown.first();
 }
 
+/**
+ * Redoc renders the page in pieces after a navigation click and keeps scrolling while it grows,
+ * so a screenshot taken at once can catch an empty pane. Waits until the scroll position and the
+ * page height hold still, brings `subject` into view, checks it is inside the viewport (the
+ * screenshot shows what the test claims), then saves the screenshot.
+ */
+async function screenshot(page: Page, file: string, subject?: Locator) {
+  const settle = async () => {
+    const read = () =>
+      page.evaluate(() => `${window.scrollY}/${document.documentElement.scrollHeight}`);
+    let last = await read();
+    for (let i = 0; i < 50; i++) {
+      await page.waitForTimeout(100);
+      const now = await read();
+      if (now === last) return;
+      last = now;
+    }
+  };
+  await settle();
+  if (subject) {
+    await subject.scrollIntoViewIfNeeded();
+    await settle();
+    const box = await subject.boundingBox();
+    const viewport = page.viewportSize();
+    expect(box && viewport, file).toBeTruthy();
+    if (box && viewport) {
+      expect(box.y, `${file}: top in view`).toBeGreaterThanOrEqual(0);
+      expect(box.y, `${file}: top in view`).toBeLessThan(viewport.height);
+    }
+  }
+  await page.screenshot({ path: new URL(file, SHOTS).pathname });
+}
+
 describe.skipIf(!browserService.available)(
   "docs page in Chromium, offline",
   { timeout: 30_000 },
@@ -89,7 +122,7 @@ describe.skipIf(!browserService.available)(
     it("renders the API's title and overview", async () => {
       await expect(page.title()).resolves.toBe(spec.info.title);
       await page.getByRole("heading", { name: spec.info.title }).first().waitFor();
-      await page.screenshot({ path: new URL("overview.png", SHOTS).pathname });
+      await screenshot(page, "overview.png");
     });
 
     it("lists every operation in the navigation", async () => {
@@ -124,8 +157,7 @@ describe.skipIf(!browserService.available)(
             true,
           );
         }
-        await heading.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: new URL(`${operationId}.png`, SHOTS).pathname });
+        await screenshot(page, `${operationId}.png`, heading);
       },
     );
 
@@ -145,9 +177,8 @@ describe.skipIf(!browserService.available)(
           expect(line, label).not.toBe("");
           const shown = await showSample(page, line, label);
           await expect(shown.isVisible(), `${operationId} ${label}`).resolves.toBe(true);
-          await shown.scrollIntoViewIfNeeded();
           const file = label === SAMPLE_LABELS.curl ? "curl" : "client";
-          await page.screenshot({ path: new URL(`${operationId}-${file}.png`, SHOTS).pathname });
+          await screenshot(page, `${operationId}-${file}.png`, shown);
         }
       },
     );
