@@ -29,6 +29,14 @@ const FAULTS = [
     "are all cut",
   ],
   [
+    "request timeout not passed on (Node's 300 s)",
+    "src/engine/node/server.ts",
+    "      requestTimeout: bounds.requestTimeoutMs,\n",
+    "",
+    "test/http-edges.test.ts",
+    "body dribbles in",
+  ],
+  [
     "connection caps not installed",
     "src/engine/node/server.ts",
     "  capConnections(\n",
