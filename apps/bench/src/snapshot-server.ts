@@ -1,17 +1,39 @@
 /**
- * `pnpm --filter @animal-store/bench snapshot-server`: copies the server's current build to a
- * temporary directory (with a link to its node_modules) and prints the path, so that after a change
+ * `pnpm --filter @animal-store/bench snapshot-server`: deploys the server's current build, with
+ * copies of everything it runs on (the engine and the spec module included), to a temporary
+ * directory and prints the path of its dist/, so that after a change
  * `pnpm bench -- --only=server --compare=<path>` measures before and after in the same rounds.
+ * The snapshot is self-contained: rebuilding the workspace packages later does not change it.
  */
-import { cp, mkdtemp, symlink } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const serverDir = fileURLToPath(new URL("../../server/", import.meta.url));
+const root = fileURLToPath(new URL("../../../", import.meta.url));
 const target = await mkdtemp(join(tmpdir(), "animal-store-server-snapshot-"));
-await cp(join(serverDir, "dist"), join(target, "dist"), { recursive: true });
-// Resolution walks up from dist/: the snapshot finds the server's own dependencies.
-await symlink(join(serverDir, "node_modules"), join(target, "node_modules"));
-await cp(join(serverDir, "package.json"), join(target, "package.json"));
+// Built first (turbo, cached), so the snapshot is the current sources' build.
+const steps = [
+  [
+    "pnpm",
+    "exec",
+    "turbo",
+    "run",
+    "build",
+    "--filter=@animal-store/server...",
+    "--output-logs=errors-only",
+  ],
+  ["pnpm", "--filter", "@animal-store/server", "deploy", "--legacy", "--prod", target],
+];
+for (const [command, ...args] of steps) {
+  const run = spawnSync(command as string, args, {
+    cwd: root,
+    stdio: ["ignore", process.stderr, process.stderr],
+  });
+  if (run.status !== 0) {
+    console.error(`snapshot-server: ${command} ${args.join(" ")} failed`);
+    process.exit(run.status ?? 1);
+  }
+}
 console.log(join(target, "dist"));

@@ -11,12 +11,15 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  createApp,
   createKeyLookup,
   createLogger,
   createMemoryRateLimiter,
   issueApiKey,
-  loadConfig,
+} from "@animal-store/openapi-engine";
+import {
+  configFrom,
+  createApp,
+  names,
   openPostgresStore,
   openSqliteStore,
   type RunningServer,
@@ -77,7 +80,7 @@ export async function startFaultTargets(main: RunningServer, contract: FuzzContr
     skipMigrations: true,
   });
   let mode: StoreMode = "none";
-  const config = loadConfig({
+  const config = configFrom({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     DATABASE_URL: `file:${join(dir, "unused.db")}`,
@@ -88,7 +91,7 @@ export async function startFaultTargets(main: RunningServer, contract: FuzzContr
     limiter,
     clock: Date.now,
     config,
-    logger: createLogger(config),
+    logger: createLogger(config, names.service),
     keyLookup: createKeyLookup(real, 0),
   });
   const failing = createServer(app);

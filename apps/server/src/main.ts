@@ -8,10 +8,9 @@ import {
   rateLimitPolicy,
   specOperations,
 } from "@animal-store/openapi";
-import { openStore } from "./animal-store/store/index.js";
-import { issueApiKey } from "./engine/auth/api-keys.js";
-import { type AppConfig, ConfigError, loadConfig } from "./engine/config.js";
-import { type RunningServer, startServer } from "./server.js";
+import { type AppConfig, ConfigError, issueApiKey } from "@animal-store/openapi-engine";
+import { configFrom, type RunningServer, startServer } from "./animal-store.js";
+import { openStore } from "./store/index.js";
 
 /**
  * Creates the development key before the server listens, so the database is final by then. It is
@@ -61,7 +60,7 @@ async function main(): Promise<void> {
   let server: RunningServer;
   let developmentKey: { key: string; plan: string } | null;
   try {
-    developmentKey = await createDevelopmentKey(loadConfig(process.env));
+    developmentKey = await createDevelopmentKey(configFrom(process.env));
     server = await startServer(process.env);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

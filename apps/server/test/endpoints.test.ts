@@ -4,9 +4,8 @@
  */
 import type { Pet } from "@animal-store/api-types";
 import { loadBundledSpec } from "@animal-store/openapi";
+import { compileContract, parameterDefault } from "@animal-store/openapi-engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileContract } from "../src/engine/contract/contract.js";
-import { parameterDefault } from "../src/engine/contract/parameter-defaults.js";
 import {
   documentedStatuses,
   expectError,

@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from "node:fs";
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServer } from "../src/server.js";
+import { startServer } from "../src/animal-store.js";
 import { contract, exampleCall, realm } from "./support/contract.js";
 import { openSocket, parseAnswers, rawExchange, readUntilClose } from "./support/raw-http.js";
 import { useRealServer } from "./support/real-server.js";

@@ -5,8 +5,8 @@
  */
 
 import { loadBundledSpec } from "@animal-store/openapi";
+import { createMemoryRateLimiter } from "@animal-store/openapi-engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryRateLimiter } from "../src/engine/rate-limit/index.js";
 import { expectError, policy, startTestApp, type TestApp } from "./support/test-app.js";
 
 let app: TestApp;

@@ -1,14 +1,11 @@
 // In production responses are not validated and handlers' answers go through serializers compiled
 // from the contract instead of res.json. Both paths must put the same bytes and headers on the wire.
 import { join } from "node:path";
+import { createLogger, createMemoryRateLimiter, issueApiKey } from "@animal-store/openapi-engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../src/animal-store/app.js";
-import type { Store } from "../src/animal-store/store/index.js";
-import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
-import { issueApiKey } from "../src/engine/auth/api-keys.js";
-import { loadConfig } from "../src/engine/config.js";
-import { createLogger } from "../src/engine/node/logger.js";
-import { createMemoryRateLimiter } from "../src/engine/rate-limit/index.js";
+import { configFrom, createApp, names } from "../src/animal-store.js";
+import type { Store } from "../src/store/index.js";
+import { openSqliteStore } from "../src/store/sqlite.js";
 import { policy, roomyPlan } from "./support/contract.js";
 import { listenOn, stop, tempDir, testConfig } from "./support/test-app.js";
 
@@ -17,13 +14,13 @@ let store: Store;
 let key = "";
 const servers: Awaited<ReturnType<typeof listenOn>>[] = [];
 
-async function start(config: ReturnType<typeof loadConfig>) {
+async function start(config: ReturnType<typeof configFrom>) {
   const app = createApp({
     store,
     limiter: createMemoryRateLimiter({ ban: policy.ban }),
     clock: Date.now,
     config,
-    logger: createLogger(config),
+    logger: createLogger(config, names.service),
   });
   const listening = await listenOn(app);
   servers.push(listening);
@@ -44,7 +41,7 @@ beforeAll(async () => {
     });
   }
   validated = await start(testConfig());
-  const config = loadConfig({
+  const config = configFrom({
     NODE_ENV: "production",
     LOG_LEVEL: "silent",
     API_KEY_CACHE_TTL_MS: "0",

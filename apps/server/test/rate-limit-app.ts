@@ -8,12 +8,10 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LoadedSpec, loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
-import { createApp } from "../src/animal-store/app.js";
-import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
-import { issueApiKey, type NewKeyOptions } from "../src/engine/auth/api-keys.js";
-import { loadConfig } from "../src/engine/config.js";
-import { createLogger } from "../src/engine/node/logger.js";
-import type { RateLimiter } from "../src/engine/rate-limit/index.js";
+import type { RateLimiter } from "@animal-store/openapi-engine";
+import { createLogger, issueApiKey, type NewKeyOptions } from "@animal-store/openapi-engine";
+import { configFrom, createApp, names } from "../src/animal-store.js";
+import { openSqliteStore } from "../src/store/sqlite.js";
 
 /** The running app, its clock (set `now`) and a request helper. */
 export interface RateLimitedApp {
@@ -33,7 +31,7 @@ export async function startRateLimitedApp(
   const policy = rateLimitPolicy(spec.spec);
   const dir = mkdtempSync(join(tmpdir(), "animal-store-rl-"));
   const store = await openSqliteStore(join(dir, "pets.db"));
-  const config = loadConfig({
+  const config = configFrom({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     API_KEY_CACHE_TTL_MS: "0",
@@ -46,7 +44,7 @@ export async function startRateLimitedApp(
     limiter,
     clock: () => state.now,
     config,
-    logger: createLogger(config),
+    logger: createLogger(config, names.service),
     spec,
   });
   const server = createServer(app);

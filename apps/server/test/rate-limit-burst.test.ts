@@ -8,15 +8,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { useService } from "@animal-store/test-support";
-import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
   type RateLimiter,
-} from "../src/engine/rate-limit/index.js";
-import { startServer } from "../src/server.js";
+} from "@animal-store/openapi-engine";
+import { useService } from "@animal-store/test-support";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { startServer } from "../src/animal-store.js";
 import { startRateLimitedApp } from "./rate-limit-app.js";
 import { policy } from "./support/contract.js";
 

@@ -4,7 +4,8 @@
  * and the shipped server is the middleware stack.
  */
 import { loadBundledSpec } from "@animal-store/openapi";
-import { compileContract, createHandlers, loadConfig, openStore } from "@animal-store/server";
+import { compileContract } from "@animal-store/openapi-engine";
+import { configFrom, createHandlers, openStore } from "@animal-store/server";
 
 /** A pet to create, as the baselines pass it on unvalidated. */
 export interface NewPetInput {
@@ -45,7 +46,7 @@ const BASELINE_KEY = {
 export async function openBaselineHandlers(
   env: Record<string, string | undefined>,
 ): Promise<BaselineHandlers> {
-  const store = await openStore(loadConfig(env).database);
+  const store = await openStore(configFrom(env).database);
   const handlers = createHandlers(store, compileContract(loadBundledSpec())) as unknown as Record<
     string,
     CallableHandler

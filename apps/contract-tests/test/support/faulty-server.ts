@@ -12,12 +12,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadBundledSpec, rateLimitPolicy, specOperations } from "@animal-store/openapi";
 import {
-  createApp,
   createKeyLookup,
   createLogger,
   createMemoryRateLimiter,
   issueApiKey,
-  loadConfig,
+} from "@animal-store/openapi-engine";
+import {
+  configFrom,
+  createApp,
+  names,
   openPostgresStore,
   openSqliteStore,
   type Store,
@@ -88,7 +91,7 @@ export async function startFaultyServer(): Promise<FaultyServer> {
   const switches: FaultSwitches = { afterSunset: false, storeFailure: "none" };
   const store = faultable(real, unreachable, switches);
   const sunset = lastSunsetMs();
-  const config = loadConfig({
+  const config = configFrom({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     DATABASE_URL: `file:${dir}/unused.db`,
@@ -99,7 +102,7 @@ export async function startFaultyServer(): Promise<FaultyServer> {
     limiter,
     clock: () => (switches.afterSunset ? sunset + 60_000 : Date.now()),
     config,
-    logger: createLogger(config),
+    logger: createLogger(config, names.service),
     keyLookup: createKeyLookup(real, 0),
   });
   const server = createServer(app);

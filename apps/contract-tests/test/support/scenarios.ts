@@ -3,7 +3,11 @@
  * `exampleRequest`), so the gate's "every operation" scenarios list no operation by hand.
  */
 import { loadBundledSpec } from "@animal-store/openapi";
-import { type CompiledOperation, compileContract, exampleRequest } from "@animal-store/server";
+import {
+  type CompiledOperation,
+  compileContract,
+  exampleRequest,
+} from "@animal-store/openapi-engine";
 import type { ScenarioRequest } from "./exchange.js";
 
 /** The bundled contract, compiled as the server compiles it. */

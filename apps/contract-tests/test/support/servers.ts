@@ -2,7 +2,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type RunningServer, type StartOptions, startServer } from "@animal-store/server";
+import type { StartOptions } from "@animal-store/openapi-engine";
+import { type RunningServer, startServer } from "@animal-store/server";
 
 /** A running real server and its API base URL (`…/v1`). */
 export interface GateServer {

@@ -3,8 +3,11 @@
  * the deprecated operations with the headers their extensions promise, example requests.
  */
 import { loadBundledSpec, type PlanLimits, rateLimitPolicy } from "@animal-store/openapi";
-import { type CompiledOperation, compileContract } from "../../src/engine/contract/contract.js";
-import { exampleRequest } from "../../src/engine/contract/example-requests.js";
+import {
+  type CompiledOperation,
+  compileContract,
+  exampleRequest,
+} from "@animal-store/openapi-engine";
 
 /** The bundled contract, compiled as the server compiles it. */
 export const contract = compileContract(loadBundledSpec());

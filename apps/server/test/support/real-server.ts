@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import { type RunningServer, startServer } from "../../src/server.js";
+import { type RunningServer, startServer } from "../../src/animal-store.js";
 import { contract } from "./contract.js";
 import { tempDir } from "./test-app.js";
 

@@ -15,14 +15,17 @@ import {
   rateLimitPolicy,
   specOperations,
 } from "@animal-store/openapi";
+import type { AppConfig } from "@animal-store/openapi-engine";
+import {
+  createLogger,
+  createMemoryRateLimiter,
+  issueApiKey,
+  type NewKeyOptions,
+} from "@animal-store/openapi-engine";
 import { expect } from "vitest";
-import { type AppDeps, createApp } from "../../src/animal-store/app.js";
-import type { Store } from "../../src/animal-store/store/index.js";
-import { openSqliteStore } from "../../src/animal-store/store/sqlite.js";
-import { issueApiKey, type NewKeyOptions } from "../../src/engine/auth/api-keys.js";
-import { type AppConfig, loadConfig } from "../../src/engine/config.js";
-import { createLogger } from "../../src/engine/node/logger.js";
-import { createMemoryRateLimiter } from "../../src/engine/rate-limit/index.js";
+import { type AppDeps, configFrom, createApp, names } from "../../src/animal-store.js";
+import type { Store } from "../../src/store/index.js";
+import { openSqliteStore } from "../../src/store/sqlite.js";
 
 import { roomyPlan } from "./contract.js";
 
@@ -38,7 +41,7 @@ export function tempDir(): { dir: string; remove: () => void } {
 
 /** Test configuration: response validation on, silent logs, no key cache unless asked. */
 export function testConfig(env: Record<string, string> = {}): AppConfig {
-  const config = loadConfig({
+  const config = configFrom({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     API_KEY_CACHE_TTL_MS: "0",
@@ -99,7 +102,7 @@ export async function startTestApp(
     limiter,
     clock: Date.now,
     config,
-    logger: createLogger(config),
+    logger: createLogger(config, names.service),
     spec: served,
     ...options.overrides,
   });

@@ -1,10 +1,6 @@
 /** Rate limits per plan, per key (or per address without one), per UTC minute and UTC day. */
 export { type BanSettings, banSettings } from "./ban.js";
-export {
-  DEFAULT_REDIS_KEY_PREFIX,
-  parseRateLimitEnv,
-  type RateLimitConfig,
-} from "./config.js";
+export { parseRateLimitEnv, type RateLimitConfig } from "./config.js";
 export { createRateLimiter } from "./create.js";
 export type { RateLimitDecision } from "./decision.js";
 export type { ConsumeOptions, RateLimiter } from "./limiter.js";

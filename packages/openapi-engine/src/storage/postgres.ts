@@ -40,6 +40,11 @@ export interface PostgresOptions {
   schema?: string | undefined;
   /** Pool size per process. */
   maxConnections?: number;
+  /**
+   * Names the advisory lock instances starting together take turns under (the schema is
+   * appended): the application's own, so applications sharing a database never wait on each other.
+   */
+  lockName: string;
 }
 
 /** A PostgreSQL database: Kysely on a pool, and how to create and migrate its schema. */
@@ -79,7 +84,7 @@ export function openPostgresDatabase<DB>(
   // the 'error' event it also emits would otherwise be unhandled and kill the process.
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  const lock = `animal-store:${schema}`;
+  const lock = `${options.lockName}:${schema}`;
   const prepare = () =>
     db.connection().execute(async (conn) => {
       await sql`select pg_advisory_lock(hashtext(${lock}))`.execute(conn);

@@ -1,7 +1,7 @@
 /** The database tables as Kysely sees them; shared by both engines. */
 import type { PetStatus } from "@animal-store/api-types";
+import type { ApiKeysTable } from "@animal-store/openapi-engine/storage";
 import type { Generated } from "kysely";
-import type { ApiKeysTable } from "../../engine/auth/api-key-store.js";
 
 /** Table `pets`. */
 export interface PetsTable {

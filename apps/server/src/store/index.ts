@@ -1,5 +1,5 @@
 /** Opens the store the configuration names: SQLite file by default, PostgreSQL on request. */
-import type { DatabaseConfig } from "../../engine/config.js";
+import type { DatabaseConfig } from "@animal-store/openapi-engine";
 import { openPostgresStore } from "./postgres.js";
 import { openSqliteStore } from "./sqlite.js";
 import type { Store } from "./types.js";

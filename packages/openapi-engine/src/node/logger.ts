@@ -9,12 +9,12 @@ import type { AppConfig } from "../config.js";
 
 export type { Logger } from "pino";
 
-/** The process logger: JSON lines with ISO times; request lines add a request id. */
-export function createLogger(config: Pick<AppConfig, "logLevel">): Logger {
+/** The process logger: JSON lines with ISO times, each naming `service`; request lines add a request id. */
+export function createLogger(config: Pick<AppConfig, "logLevel">, service: string): Logger {
   return pino(
     {
       level: config.logLevel,
-      base: { service: "animal-store" },
+      base: { service },
       timestamp: pino.stdTimeFunctions.isoTime,
       // Belt and braces: nothing logs headers, but if something ever does, keys stay out.
       redact: [

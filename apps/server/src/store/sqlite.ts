@@ -3,9 +3,9 @@
  * synchronous=FULL) with group commit for creates.
  */
 import type { NewPet, Pet } from "@animal-store/api-types";
+import { classifySqliteError, openSqliteDatabase } from "@animal-store/openapi-engine/storage";
 import type { Kysely } from "kysely";
 import type Database from "libsql";
-import { classifySqliteError, openSqliteDatabase } from "../../engine/storage/sqlite.js";
 import { KyselyStore } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
 import { compileRowValues, mapperFor } from "./pet-rows.js";

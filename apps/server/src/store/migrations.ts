@@ -2,9 +2,9 @@
  * The Animal Store's migrations, for both engines. They only differ where the engines must (how
  * an auto-assigned 64-bit id is declared). Names are recorded in each database: never rename one.
  */
+
+import { createApiKeysTable, type MigrationList } from "@animal-store/openapi-engine/storage";
 import type { Kysely } from "kysely";
-import { createApiKeysTable } from "../../engine/auth/api-key-store.js";
-import type { MigrationList } from "../../engine/storage/migrate.js";
 
 /** Every migration, oldest first. */
 export const petStoreMigrations: MigrationList = (engine) => ({

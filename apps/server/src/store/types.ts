@@ -1,7 +1,6 @@
 /** The Animal Store's storage: its pets, next to the engine's API keys, on one database. */
 import type { NewPet, Pet, PetStatus } from "@animal-store/api-types";
-import type { ApiKeyStore } from "../../engine/auth/api-key-store.js";
-import type { StoreLifecycle } from "../../engine/storage/lifecycle.js";
+import type { ApiKeyStore, StoreLifecycle } from "@animal-store/openapi-engine/storage";
 
 /** Which pets a list returns. */
 export interface PetQuery {

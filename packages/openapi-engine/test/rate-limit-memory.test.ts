@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createMemoryRateLimiter, type RateLimiter } from "../src/engine/rate-limit/index.js";
+import { createMemoryRateLimiter, type RateLimiter } from "../src/rate-limit/index.js";
 import { limiterContract, T0 } from "./rate-limit-contract.js";
 
 const open: RateLimiter[] = [];

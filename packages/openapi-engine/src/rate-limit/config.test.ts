@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_REDIS_KEY_PREFIX, parseRateLimitEnv } from "./config.js";
+import { parseRateLimitEnv as parseWith } from "./config.js";
+
+/** The application's prefix, used when RATE_LIMIT_REDIS_PREFIX is not set. */
+const DEFAULT_PREFIX = "app:rl:";
+const parseRateLimitEnv = (env: Record<string, string>) => parseWith(env, DEFAULT_PREFIX);
 
 describe("parseRateLimitEnv", () => {
   it("overrides nothing of the contract's ban by default, and counts in-process", () => {
     expect(parseRateLimitEnv({})).toEqual({
       ban: {},
       redisUrl: null,
-      redisKeyPrefix: DEFAULT_REDIS_KEY_PREFIX,
+      redisKeyPrefix: DEFAULT_PREFIX,
     });
   });
 

@@ -3,9 +3,13 @@
  * one a compile error). Each reads its request and answers through the store.
  */
 import type { OperationId, operations } from "@animal-store/api-types";
-import type { Contract } from "../engine/contract/contract.js";
-import type { Handler, HandlerRequest, HandlerTable } from "../engine/contract/handler-types.js";
-import { parameterDefault } from "../engine/contract/parameter-defaults.js";
+import {
+  type Contract,
+  type Handler,
+  type HandlerRequest,
+  type HandlerTable,
+  parameterDefault,
+} from "@animal-store/openapi-engine";
 import type { PetStore } from "./store/types.js";
 
 /** The handler of one Animal Store operation. */

@@ -11,9 +11,6 @@ export interface RateLimitConfig {
   redisKeyPrefix: string;
 }
 
-/** Default Redis key prefix. */
-export const DEFAULT_REDIS_KEY_PREFIX = "animal-store:rl:";
-
 function nonNegativeInteger(env: Record<string, string | undefined>, name: string) {
   const raw = env[name];
   if (raw === undefined || raw.trim() === "") return undefined;
@@ -24,10 +21,14 @@ function nonNegativeInteger(env: Record<string, string | undefined>, name: strin
 }
 
 /**
- * Reads RATE_LIMIT_BAN_THRESHOLD, RATE_LIMIT_BAN_SECONDS, REDIS_URL and RATE_LIMIT_REDIS_PREFIX;
- * throws an Error naming the variable on a bad value.
+ * Reads RATE_LIMIT_BAN_THRESHOLD, RATE_LIMIT_BAN_SECONDS, REDIS_URL and RATE_LIMIT_REDIS_PREFIX
+ * (`defaultPrefix`, the application's, when unset); throws an Error naming the variable on a bad
+ * value.
  */
-export function parseRateLimitEnv(env: Record<string, string | undefined>): RateLimitConfig {
+export function parseRateLimitEnv(
+  env: Record<string, string | undefined>,
+  defaultPrefix: string,
+): RateLimitConfig {
   const threshold = nonNegativeInteger(env, "RATE_LIMIT_BAN_THRESHOLD");
   const seconds = nonNegativeInteger(env, "RATE_LIMIT_BAN_SECONDS");
   const redisUrl = env.REDIS_URL?.trim() || null;
@@ -42,7 +43,7 @@ export function parseRateLimitEnv(env: Record<string, string | undefined>): Rate
       throw new Error("REDIS_URL must start with redis:// or rediss://");
     }
   }
-  const redisKeyPrefix = env.RATE_LIMIT_REDIS_PREFIX ?? DEFAULT_REDIS_KEY_PREFIX;
+  const redisKeyPrefix = env.RATE_LIMIT_REDIS_PREFIX ?? defaultPrefix;
   const ban: Partial<BanSettings> = {};
   if (threshold !== undefined) ban.threshold = threshold;
   if (seconds !== undefined) ban.seconds = seconds;

@@ -4,10 +4,14 @@
  * mean "the database is unreachable" (503).
  */
 import type { NewPet, Pet } from "@animal-store/api-types";
+import {
+  type ApiKeyRecord,
+  type ApiKeyStore,
+  classified,
+  type ErrorClassifier,
+  kyselyApiKeyStore,
+} from "@animal-store/openapi-engine/storage";
 import { type Insertable, type Kysely, sql } from "kysely";
-import { type ApiKeyStore, kyselyApiKeyStore } from "../../engine/auth/api-key-store.js";
-import type { ApiKeyRecord } from "../../engine/auth/caller.js";
-import { classified, type ErrorClassifier } from "../../engine/storage/classify.js";
 import { toPet, toPets, toRow } from "./pet-rows.js";
 import type { Database, PetsTable } from "./schema.js";
 import type { PetQuery, Store } from "./types.js";

@@ -1,19 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./config.js";
+import { type ConfigDefaults, ConfigError, loadConfig as loadWith } from "./config.js";
+
+/** An application's defaults: the engine itself names no file, prefix or page. */
+const DEFAULTS: ConfigDefaults = {
+  databaseUrl: "file:./data/app.db",
+  docsHtmlPath: "/srv/app/docs.html",
+  redisKeyPrefix: "app:rl:",
+};
+const loadConfig = (env: Record<string, string>) => loadWith(env, DEFAULTS);
 
 describe("loadConfig", () => {
-  it("has working defaults: embedded SQLite on 127.0.0.1:8080, responses validated", () => {
+  it("has working defaults: the application's SQLite file on 127.0.0.1:8080, responses validated", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       nodeEnv: "development",
       host: "127.0.0.1",
       port: 8080,
-      database: { engine: "sqlite", path: "./data/animal-store.db" },
+      database: { engine: "sqlite", path: "./data/app.db" },
       logLevel: "info",
       corsOrigins: [],
       trustProxy: 0,
       validateResponses: true,
       apiKeyCacheTtlMs: 5000,
+      docsHtmlPath: DEFAULTS.docsHtmlPath,
+      rateLimit: { redisKeyPrefix: DEFAULTS.redisKeyPrefix },
     });
   });
 

@@ -1,12 +1,15 @@
 import { randomUUID } from "node:crypto";
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
 import { useService } from "@animal-store/test-support";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { windowsAt } from "../src/engine/rate-limit/decision.js";
-import { createRedisRateLimiter, type RateLimiter } from "../src/engine/rate-limit/index.js";
+import { windowsAt } from "../src/rate-limit/decision.js";
+import { createRedisRateLimiter, type RateLimiter } from "../src/rate-limit/index.js";
 import { limiterContract, T0 } from "./rate-limit-contract.js";
-import { policy } from "./support/contract.js";
+
+// A contract's ban rule, as the server would read it (the tests use the Animal Store's).
+const policy = rateLimitPolicy(loadBundledSpec().spec);
 
 const redisService = await useService("redis", "Redis rate limiter");
 const url = redisService.available ? redisService.url : "";

@@ -6,13 +6,13 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type LoadedSpec, loadBundledSpec, type PlanLimits } from "@animal-store/openapi";
+import type { LoadedSpec, PlanLimits } from "@animal-store/openapi";
 import type { Express } from "express";
 import type { EngineDeps } from "../app.js";
 import type { ApiKeyStore } from "../auth/api-key-store.js";
 import { createKeyLookup, issueApiKey, type NewKeyOptions } from "../auth/api-keys.js";
 import type { ApiKeyRecord, KeyLookup } from "../auth/caller.js";
-import { type AppConfig, type DatabaseConfig, loadConfig } from "../config.js";
+import { type AppConfig, type ConfigDefaults, type DatabaseConfig, loadConfig } from "../config.js";
 import { type Contract, compileContract } from "../contract/contract.js";
 import { exampleRequest } from "../contract/example-requests.js";
 import { connectionAnswers } from "../http/client-errors.js";
@@ -25,8 +25,20 @@ import { createLogger, type Logger } from "./logger.js";
 import { warmUp } from "./warm-up.js";
 import { WARM_UP_KEY_ID } from "./warm-up-key.js";
 
-/** What an application gives the engine: how to open its store, and its app on that store. */
+/** What an application names that the engine does not: its logs' service and its defaults. */
+export interface ApplicationNames extends ConfigDefaults {
+  /** The `service` of every log line. */
+  service: string;
+}
+
+/**
+ * What an application gives the engine: its names, the contract it serves, how to open its
+ * store, and its app on that store.
+ */
 export interface ApiApplication<S extends ApiKeyStore & StoreLifecycle> {
+  names: ApplicationNames;
+  /** The bundled contract the application serves. */
+  spec: LoadedSpec;
   /** Opens (and migrates) the configured store. */
   openStore(database: DatabaseConfig): Promise<S>;
   /** Opens a throw-away store of the same kind; what warm-up requests write lands there. */
@@ -39,7 +51,7 @@ export interface ApiApplication<S extends ApiKeyStore & StoreLifecycle> {
 export interface StartOptions {
   /** Milliseconds since the epoch for rate-limit windows and sunsets; default Date.now. */
   clock?: () => number;
-  /** Another bundled contract to serve (a scratch copy, a released version); default the bundle. */
+  /** Another bundled contract to serve (a scratch copy, a released version); default the application's. */
   spec?: LoadedSpec;
 }
 
@@ -111,9 +123,9 @@ export async function startApiServer<S extends ApiKeyStore & StoreLifecycle>(
   env: Record<string, string | undefined>,
   options: StartOptions = {},
 ): Promise<RunningServer<S>> {
-  const config = loadConfig(env);
-  const contract = compileContract(options.spec ?? loadBundledSpec());
-  const logger = createLogger(config);
+  const config = loadConfig(env, application.names);
+  const contract = compileContract(options.spec ?? application.spec);
+  const logger = createLogger(config, application.names.service);
   const store = await application.openStore(config.database);
   const scratch = await application.openScratchStore().catch(async (err: unknown) => {
     await store.close();

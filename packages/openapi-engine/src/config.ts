@@ -3,7 +3,6 @@
  * the keys CLI call `loadConfig` and pass the result on. A bad value stops start-up with a
  * message naming the variable.
  */
-import { fileURLToPath } from "node:url";
 import { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit/config.js";
 
 /** Plain identifiers only: the name is spliced into `search_path` and `create schema`. */
@@ -49,6 +48,16 @@ export interface AppConfig {
   rateLimit: RateLimitConfig;
 }
 
+/** What the application names where the environment says nothing (the engine names nothing). */
+export interface ConfigDefaults {
+  /** DATABASE_URL when it is not set, e.g. `file:./data/<application>.db`. */
+  databaseUrl: string;
+  /** DOCS_HTML_PATH when it is not set: the rendered docs page served at /docs. */
+  docsHtmlPath: string;
+  /** RATE_LIMIT_REDIS_PREFIX when it is not set, so deployments sharing a Redis stay apart. */
+  redisKeyPrefix: string;
+}
+
 /** Thrown for a bad environment value; the message names the variable. */
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -56,7 +65,6 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-const DEFAULT_DATABASE_URL = "file:./data/animal-store.db";
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 const NODE_ENVS = ["development", "production", "test"] as const;
 
@@ -87,12 +95,12 @@ function bool(env: Env, name: string, dflt: boolean): boolean {
   throw new ConfigError(`${name} must be true or false (got "${env[name]}")`);
 }
 
-function database(env: Env): DatabaseConfig {
-  const raw = env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
+function database(env: Env, defaultUrl: string): DatabaseConfig {
+  const raw = env.DATABASE_URL?.trim() || defaultUrl;
   const schema = env.DATABASE_SCHEMA?.trim() || undefined;
   if (raw.startsWith("file:")) {
     const path = raw.slice("file:".length);
-    if (!path) throw new ConfigError("DATABASE_URL file: needs a path, e.g. file:./data/pets.db");
+    if (!path) throw new ConfigError(`DATABASE_URL file: needs a path, e.g. ${defaultUrl}`);
     if (schema) throw new ConfigError("DATABASE_SCHEMA only applies to PostgreSQL");
     return { engine: "sqlite", path };
   }
@@ -113,9 +121,9 @@ function database(env: Env): DatabaseConfig {
   throw new ConfigError("DATABASE_URL must start with file: or postgres://");
 }
 
-function rateLimit(env: Env): RateLimitConfig {
+function rateLimit(env: Env, defaultPrefix: string): RateLimitConfig {
   try {
-    return parseRateLimitEnv(env);
+    return parseRateLimitEnv(env, defaultPrefix);
   } catch (err) {
     throw new ConfigError((err as Error).message);
   }
@@ -158,7 +166,7 @@ function connections(env: Env): AppConfig["connections"] {
 }
 
 /** Parses and validates the environment; throws ConfigError naming the variable at fault. */
-export function loadConfig(env: Env = process.env): AppConfig {
+export function loadConfig(env: Env, defaults: ConfigDefaults): AppConfig {
   const nodeEnv = oneOf(env, "NODE_ENV", NODE_ENVS, "development");
   const host = env.HOST?.trim() || "127.0.0.1";
   if (/\s/.test(host)) throw new ConfigError(`HOST must be a host name or address (got "${host}")`);
@@ -166,7 +174,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     nodeEnv,
     host,
     port: integer(env, "PORT", 8080, 0, 65535),
-    database: database(env),
+    database: database(env, defaults.databaseUrl),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     corsOrigins: corsOrigins(env),
     trustProxy: integer(env, "TRUST_PROXY", 0, 0, 32),
@@ -174,9 +182,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     apiKeyCacheTtlMs: integer(env, "API_KEY_CACHE_TTL_MS", 5000, 0, 300_000),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     connections: connections(env),
-    docsHtmlPath:
-      env.DOCS_HTML_PATH?.trim() ||
-      fileURLToPath(new URL("../../../docs/dist/index.html", import.meta.url)),
-    rateLimit: rateLimit(env),
+    docsHtmlPath: env.DOCS_HTML_PATH?.trim() || defaults.docsHtmlPath,
+    rateLimit: rateLimit(env, defaults.redisKeyPrefix),
   };
 }
