@@ -30,6 +30,7 @@ export const names: ApplicationNames = {
   databaseUrl: "file:./data/animal-store.db",
   // apps/docs builds the page; from dist/ (or src/) this is apps/docs/dist/index.html.
   docsHtmlPath: fileURLToPath(new URL("../../docs/dist/index.html", import.meta.url)),
+  docsBuildHint: "pnpm run docs",
   redisKeyPrefix: "animal-store:rl:",
 };
 

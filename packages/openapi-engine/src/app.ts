@@ -122,6 +122,7 @@ export function createEngineApp(deps: EngineDeps): Express {
       probes: { database: deps.store, "rate-limit store": deps.limiter },
       degradable: ["rate-limit store"],
       docsHtmlPath: config.docsHtmlPath,
+      docsBuildHint: config.docsBuildHint,
     }),
   );
 

@@ -5,6 +5,7 @@ import { type ConfigDefaults, ConfigError, loadConfig as loadWith } from "./conf
 const DEFAULTS: ConfigDefaults = {
   databaseUrl: "file:./data/app.db",
   docsHtmlPath: "/srv/app/docs.html",
+  docsBuildHint: "make docs",
   redisKeyPrefix: "app:rl:",
 };
 const loadConfig = (env: Record<string, string>) => loadWith(env, DEFAULTS);

@@ -42,8 +42,9 @@ export interface AppConfig {
     maxConnections: number;
     maxConnectionsPerAddress: number;
   };
-  /** The rendered docs page served at /docs when it exists. */
+  /** The rendered docs page served at /docs when it exists, and how to build it. */
   docsHtmlPath: string;
+  docsBuildHint: string;
   /** Ban settings and where the counters live (REDIS_URL). */
   rateLimit: RateLimitConfig;
 }
@@ -54,6 +55,8 @@ export interface ConfigDefaults {
   databaseUrl: string;
   /** DOCS_HTML_PATH when it is not set: the rendered docs page served at /docs. */
   docsHtmlPath: string;
+  /** How to build that page, for the 404 /docs answers while it is missing (`pnpm run docs`). */
+  docsBuildHint: string;
   /** RATE_LIMIT_REDIS_PREFIX when it is not set, so deployments sharing a Redis stay apart. */
   redisKeyPrefix: string;
 }
@@ -183,6 +186,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): AppConfig {
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     connections: connections(env),
     docsHtmlPath: env.DOCS_HTML_PATH?.trim() || defaults.docsHtmlPath,
+    docsBuildHint: defaults.docsBuildHint,
     rateLimit: rateLimit(env, defaults.redisKeyPrefix),
   };
 }

@@ -24,7 +24,14 @@ export type {
   HandlerTable,
 } from "./contract/handler-types.js";
 export { parameterDefault } from "./contract/parameter-defaults.js";
-export { ApiHttpError, StoreUnavailableError } from "./http/errors.js";
+export {
+  CONNECTION_ERROR_CODES,
+  ENGINE_ERROR_CODES,
+  EngineError,
+  type EngineErrorCode,
+  engineErrors,
+  StoreUnavailableError,
+} from "./errors.js";
 export { createLogger } from "./node/logger.js";
 export type {
   ApiApplication,

@@ -2,7 +2,7 @@ import { loadBundledSpec } from "@animal-store/openapi";
 import type { NextFunction, Request, Response } from "express";
 import { describe, expect, it } from "vitest";
 import { type CompiledOperation, compileContract } from "../contract/contract.js";
-import { ApiHttpError } from "../http/errors.js";
+import { EngineError, engineErrors } from "../errors.js";
 import { type ApiKeyRecord, type Caller, identifyCaller, requireCredential } from "./caller.js";
 
 const contract = compileContract(loadBundledSpec());
@@ -81,14 +81,14 @@ describe("requireCredential", () => {
   });
 
   it("answers 401 unauthorized with the bare challenge when the key is missing", () => {
-    const err = reject({ kind: "anonymous", address: "x", failure: "missing" }) as ApiHttpError;
-    expect(err).toBeInstanceOf(ApiHttpError);
+    const err = reject({ kind: "anonymous", address: "x", failure: "missing" }) as EngineError;
+    expect(err).toBeInstanceOf(EngineError);
     expect([err.status, err.code]).toEqual([401, "unauthorized"]);
     expect(err.headers["WWW-Authenticate"]).toBe(challenge);
   });
 
   it("answers 401 invalid_api_key with error=invalid_token when the key is bad", () => {
-    const err = reject({ kind: "anonymous", address: "x", failure: "invalid" }) as ApiHttpError;
+    const err = reject({ kind: "anonymous", address: "x", failure: "invalid" }) as EngineError;
     expect([err.status, err.code]).toEqual([401, "invalid_api_key"]);
     expect(err.headers["WWW-Authenticate"]).toBe(`${challenge}, error="invalid_token"`);
   });
@@ -111,9 +111,9 @@ describe("requireCredential", () => {
   });
 
   it("asks for a credential before revealing a 404/405, unless the document needs none", () => {
-    const routeError = new ApiHttpError(404, "not_found", "No such path: /nope");
+    const routeError = engineErrors.noSuchPath("/nope");
     const anonymous: Caller = { kind: "anonymous", address: "x", failure: "missing" };
-    expect((reject(anonymous, { routeError }) as ApiHttpError).status).toBe(401);
+    expect((reject(anonymous, { routeError }) as EngineError).status).toBe(401);
     expect(reject({ kind: "key", key: record }, { routeError })).toBe(routeError);
     expect(reject(anonymous, { routeError }, true)).toBe(routeError);
   });

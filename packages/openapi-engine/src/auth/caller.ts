@@ -4,7 +4,7 @@
  * the operation's `security` asks for one (an operation with `security: []` does not).
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { ApiHttpError } from "../http/errors.js";
+import { engineErrors } from "../errors.js";
 
 /** An API key as the server knows it: never the key itself, only what it stands for. */
 export interface ApiKeyRecord {
@@ -111,8 +111,6 @@ function lookupFailed(req: Request, res: Response, err: unknown, next: NextFunct
   next();
 }
 
-const MISSING_KEY_MESSAGE = "Missing credentials: send Authorization: Bearer <API_KEY>.";
-
 /**
  * Middleware, after rate limiting: 401 with the bearer challenge where a credential is required
  * (the operation's security, or the document's for a request that matched no operation) and
@@ -124,8 +122,6 @@ export function requireCredential(options: {
   realm: string;
 }): RequestHandler {
   const challenge = `Bearer realm="${options.realm}"`;
-  const invalidChallenge = `${challenge}, error="invalid_token"`;
-  const ambiguousChallenge = `${challenge}, error="invalid_request"`;
   return function requireCredentialMiddleware(_req, res, next): void {
     const { operation, routeError, caller } = res.locals;
     const required = operation ? operation.requiresCredential : !options.anonymousByDefault;
@@ -134,23 +130,11 @@ export function requireCredential(options: {
     } else if (res.locals.keyLookupError !== undefined) {
       next(res.locals.keyLookupError);
     } else if (caller?.kind === "anonymous" && caller.failure === "ambiguous") {
-      next(
-        new ApiHttpError(401, "invalid_api_key", "Send exactly one Authorization header.", {
-          "WWW-Authenticate": ambiguousChallenge,
-        }),
-      );
+      next(engineErrors.ambiguousCredential(challenge));
     } else if (caller?.kind === "anonymous" && caller.failure === "invalid") {
-      next(
-        new ApiHttpError(401, "invalid_api_key", "The API key is invalid or revoked.", {
-          "WWW-Authenticate": invalidChallenge,
-        }),
-      );
+      next(engineErrors.invalidApiKey(challenge));
     } else {
-      next(
-        new ApiHttpError(401, "unauthorized", MISSING_KEY_MESSAGE, {
-          "WWW-Authenticate": challenge,
-        }),
-      );
+      next(engineErrors.missingCredential(challenge));
     }
   };
 }

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { loadBundledSpec } from "@animal-store/openapi";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toApiHttpError } from "../http/error-handler.js";
+import { EngineError } from "../errors.js";
 import { compileContract } from "./contract.js";
 import { contractValidation } from "./contract-validation.js";
 import { buildOperationTable, resolveOperation } from "./operation-table.js";
@@ -31,7 +31,8 @@ beforeAll(async () => {
     },
   );
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const error = toApiHttpError(err);
+    // Only the engine's errors reach here: anything else is a bug, answered 500.
+    const error = err instanceof EngineError ? err : undefined;
     res.status(error?.status ?? 500).json({ message: error?.message ?? String(err) });
   });
   const server = app.listen(0, "127.0.0.1");

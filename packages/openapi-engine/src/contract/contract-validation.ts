@@ -13,10 +13,11 @@
  * changes nothing.
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { ApiHttpError } from "../http/errors.js";
+import { engineErrors } from "../errors.js";
 import type { Contract, RoutedOperation } from "./contract.js";
 import { loadEov } from "./eov-adapter.js";
 import { requestValidation } from "./request-validation.js";
+import { fromValidator } from "./validator-errors.js";
 
 /** What express-openapi-validator's route lookup would have put on `req.openapi`. */
 interface RouteMetadata {
@@ -115,11 +116,7 @@ function pathParameters(operation: RoutedOperation, match: RegExpExecArray | und
     try {
       params[name] = decodeURIComponent(raw);
     } catch {
-      throw new ApiHttpError(
-        400,
-        "validation_failed",
-        `path/${name} is not a valid percent-encoded value`,
-      );
+      throw engineErrors.badPathEscape(name);
     }
   }
   return params;
@@ -137,7 +134,7 @@ export interface ContractValidation {
  * Middleware (after the operation is resolved and the body parsed): validates the request against
  * its operation, coercing parameters to their schema types as express-openapi-validator does
  * (they land on `req.openapi.pathParams` and `req.query`); with `validateResponses`, also arranges
- * for the handler's answer to be validated. Errors go to `next` as the validator raises them.
+ * for the handler's answer to be validated. The validator's errors go to `next` as the engine's.
  */
 export function contractValidation(
   contract: ValidatedContract,
@@ -178,15 +175,20 @@ export function contractValidation(
   }
 
   function middleware(req: Request, res: Response, next: NextFunction): void {
+    // The validator's errors become the engine's here, whether it throws or passes them on.
+    const converted: NextFunction = (err?: unknown) =>
+      next(err === undefined ? undefined : fromValidator(err));
     if (validators !== undefined) {
       try {
-        validate(validators, req, res, next);
+        validate(validators, req, res, converted);
       } catch (err) {
-        next(err);
+        converted(err);
       }
       return;
     }
-    building.then(() => validate(validators as ContractValidators, req, res, next)).catch(next);
+    building
+      .then(() => validate(validators as ContractValidators, req, res, converted))
+      .catch(converted);
   }
   return {
     middleware,

@@ -9,8 +9,7 @@ import {
   type OpenApiDocument,
   type SpecOperation,
 } from "@animal-store/openapi";
-import { CONNECTION_ERROR_CODES } from "../http/client-errors.js";
-import { ENGINE_ERROR_CODES } from "../http/errors.js";
+import { CONNECTION_ERROR_CODES, ENGINE_ERROR_CODES } from "../errors.js";
 
 /** The `code` values the contract's error bodies allow; throws when an engine code is missing. */
 export function contractErrorCodes(spec: OpenApiDocument, operations: SpecOperation[]): string[] {

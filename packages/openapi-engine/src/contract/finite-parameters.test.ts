@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { describe, expect, it } from "vitest";
-import { ApiHttpError } from "../http/errors.js";
+import { EngineError } from "../errors.js";
 import { rejectNonFiniteParameters } from "./finite-parameters.js";
 
 function run(query: Record<string, unknown>, pathParams: Record<string, unknown> = {}): unknown {
@@ -28,7 +28,7 @@ describe("rejectNonFiniteParameters", () => {
       [{}, { petId: Number.NaN }, "path/petId"],
     ] as const) {
       const err = run(query, path);
-      expect(err).toBeInstanceOf(ApiHttpError);
+      expect(err).toBeInstanceOf(EngineError);
       expect(err).toMatchObject({ status: 400, code: "validation_failed" });
       expect((err as Error).message).toContain(where);
     }

@@ -5,7 +5,7 @@
  * validator should have given (instead of a database error and a 500).
  */
 import type { NextFunction, Request, Response } from "express";
-import { ApiHttpError } from "../http/errors.js";
+import { engineErrors } from "../errors.js";
 
 interface ValidatedRequest {
   openapi?: { pathParams?: Record<string, unknown> };
@@ -30,5 +30,5 @@ export function rejectNonFiniteParameters(req: Request, _res: Response, next: Ne
     return;
   }
   const where = inQuery === undefined ? "path" : "query";
-  next(new ApiHttpError(400, "validation_failed", `${where}/${inPath} must be a finite number`));
+  next(engineErrors.nonFiniteNumber(where, inPath));
 }

@@ -8,7 +8,7 @@
  */
 import { HTTP_METHODS } from "@animal-store/openapi";
 import type { NextFunction, Request, Response } from "express";
-import { ApiHttpError } from "../http/errors.js";
+import { engineErrors } from "../errors.js";
 import type { CompiledOperation, RoutedOperation } from "./contract.js";
 
 /** All operations of one path template. */
@@ -17,10 +17,6 @@ export interface PathEntry<Op extends RoutedOperation = CompiledOperation> {
   byMethod: Map<string, Op>;
   /** The `Allow` value: the operations' methods, HEAD where there is a GET, and OPTIONS. */
   allow: string;
-}
-
-function shown(path: string): string {
-  return path.length > 200 ? `${path.slice(0, 200)}...` : path;
 }
 
 /** The methods a path answers: its operations', HEAD with a GET, OPTIONS always. */
@@ -66,21 +62,12 @@ export function resolveOperation(table: PathEntry<RoutedOperation>[]) {
       } else if (req.method === "OPTIONS") {
         res.locals.optionsAllow = entry.allow;
       } else {
-        res.locals.routeError = new ApiHttpError(
-          405,
-          "method_not_allowed",
-          `${req.method} is not allowed here.`,
-          { Allow: entry.allow },
-        );
+        res.locals.routeError = engineErrors.methodNotAllowed(req.method, entry.allow);
       }
       next();
       return;
     }
-    res.locals.routeError = new ApiHttpError(
-      404,
-      "not_found",
-      `No such path: ${shown(req.baseUrl + path)}`,
-    );
+    res.locals.routeError = engineErrors.noSuchPath(req.baseUrl + path);
     next();
   };
 }

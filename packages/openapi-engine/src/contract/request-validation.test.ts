@@ -1,16 +1,19 @@
 /**
  * The request validation step against express-openapi-validator's stock middleware: the same
  * requests, on a spec with every parameter style, through both, must end the same way (the same
- * parameters handed on, coerced alike, or the same error: status, message and error list).
+ * parameters handed on, coerced alike, or the same error: status and message, each failure's
+ * place and rule, once converted to the engine's error as the validation step converts it).
  */
 import type { AddressInfo } from "node:net";
 import { basePathOf, type OpenApiDocument } from "@animal-store/openapi";
 import express, { type NextFunction, type Request, type Response } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EngineError } from "../errors.js";
 import { routedOperations } from "./contract.js";
 import { type ContractValidation, contractValidation } from "./contract-validation.js";
 import { buildOperationTable, resolveOperation } from "./operation-table.js";
+import { fromValidator } from "./validator-errors.js";
 
 const integer = (extra: Record<string, unknown> = {}) => ({ type: "integer", ...extra });
 const query = (name: string, schema: unknown, extra: Record<string, unknown> = {}) => ({
@@ -120,8 +123,11 @@ type Outcome = { status: number; body: unknown };
 function echo(req: Request, res: Response) {
   res.json({ query: req.query, params: req.params, body: req.body ?? null });
 }
-function errors(err: { status?: number; message?: string; errors?: unknown }, res: Response) {
-  res.status(err.status ?? 500).json({ message: err.message, errors: err.errors ?? null });
+/** Either app's error as the engine answers it: the stock middleware's converted here. */
+function errors(err: unknown, res: Response) {
+  const error = fromValidator(err);
+  if (!(error instanceof EngineError)) throw new Error(`not a validation error: ${String(err)}`);
+  res.status(error.status).json(error.toBody());
 }
 
 async function listen(app: express.Express) {
@@ -150,7 +156,7 @@ beforeAll(async () => {
     }),
   );
   stockApp.use(echo);
-  stockApp.use((err: Error, _req: Request, res: Response, _next: NextFunction) => errors(err, res));
+  stockApp.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => errors(err, res));
   stock = await listen(stockApp);
 
   const spec = structuredClone(SPEC) as unknown as OpenApiDocument;
@@ -168,7 +174,7 @@ beforeAll(async () => {
     validation.middleware,
     echo,
   );
-  oursApp.use((err: Error, _req: Request, res: Response, _next: NextFunction) => errors(err, res));
+  oursApp.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => errors(err, res));
   ours = await listen(oursApp);
 });
 afterAll(() => {

@@ -2,55 +2,20 @@
  * Answers given before a request could be read: malformed HTTP (a smuggling attempt included),
  * oversized headers, a request too slow to arrive, a connection over the caps. Node would answer
  * the first three with an empty body, and a cap would just drop the socket; these answer in the
- * contract's Error shape with the codes of `info.x-connection-errors`, the X-RateLimit-* of the
+ * contract's Error shape with the codes of `info.x-connection-errors` (the catalogue's
+ * `connectionErrors`), the X-RateLimit-* of the
  * client address's window (read, not counted) and an X-Request-Id, then close the connection.
  */
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
 import type { PlanLimits } from "@animal-store/openapi";
+import { type ConnectionError, connectionErrors } from "../errors.js";
 import type { RateLimitDecision, RateLimiter } from "../rate-limit/index.js";
 
-/** A connection-level answer: its status, reason phrase, code and message. */
-interface ConnectionAnswer {
-  status: number;
-  reason: string;
-  code: string;
-  message: string;
-}
-
-/** The codes of the answers below; the contract's `info.x-connection-errors` must list each. */
-export const CONNECTION_ERROR_CODES = [
-  "malformed_request",
-  "request_timeout",
-  "headers_too_large",
-  "too_many_connections",
-] as const;
-
-const BY_ERROR: Record<string, ConnectionAnswer> = {
-  HPE_HEADER_OVERFLOW: {
-    status: 431,
-    reason: "Request Header Fields Too Large",
-    code: "headers_too_large",
-    message: "The request headers are too large.",
-  },
-  ERR_HTTP_REQUEST_TIMEOUT: {
-    status: 408,
-    reason: "Request Timeout",
-    code: "request_timeout",
-    message: "The request did not arrive in time.",
-  },
-};
-const MALFORMED: ConnectionAnswer = {
-  status: 400,
-  reason: "Bad Request",
-  code: "malformed_request",
-  message: "The request is not valid HTTP/1.1.",
-};
-const TOO_MANY: ConnectionAnswer = {
-  status: 503,
-  reason: "Service Unavailable",
-  code: "too_many_connections",
-  message: "Too many open connections; retry later.",
+/** Node's parser errors that have an answer of their own; any other is a malformed request. */
+const BY_ERROR: Record<string, ConnectionError> = {
+  HPE_HEADER_OVERFLOW: connectionErrors.headersTooLarge,
+  ERR_HTTP_REQUEST_TIMEOUT: connectionErrors.requestTimeout,
 };
 
 /** What the answers need to say about the client address's rate-limit window. */
@@ -63,7 +28,7 @@ export interface ConnectionAnswerDeps {
 
 /** The `clientError` listener and the refusal of a connection over a cap. */
 export function connectionAnswers(deps: ConnectionAnswerDeps) {
-  async function answer(socket: Socket, what: ConnectionAnswer, extra = ""): Promise<void> {
+  async function answer(socket: Socket, what: ConnectionError, extra = ""): Promise<void> {
     let decision: RateLimitDecision | undefined;
     try {
       decision = await deps.limiter.peek(
@@ -103,11 +68,11 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
         socket.destroy();
         return;
       }
-      void answer(socket, BY_ERROR[err.code ?? ""] ?? MALFORMED);
+      void answer(socket, BY_ERROR[err.code ?? ""] ?? connectionErrors.malformedRequest);
     },
     /** Answers a connection over a cap with 503 and closes it. */
     refuseConnection(socket: Socket): void {
-      void answer(socket, TOO_MANY, "Retry-After: 1\r\n");
+      void answer(socket, connectionErrors.tooManyConnections, "Retry-After: 1\r\n");
     },
   };
 }

@@ -7,8 +7,8 @@ import { loadBundledSpec } from "@animal-store/openapi";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CompiledOperation, compileContract } from "../contract/contract.js";
+import type { EngineError } from "../errors.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation.js";
-import type { ApiHttpError } from "./errors.js";
 
 const bundled = loadBundledSpec();
 let now = 0;
@@ -23,7 +23,7 @@ const app = express()
     res.json({ ok: true });
   })
   .use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const e = err as ApiHttpError;
+    const e = err as EngineError;
     res.status(e.status).json({ code: e.code, message: e.message, status: e.status });
   });
 const server = app.listen(0, "127.0.0.1");

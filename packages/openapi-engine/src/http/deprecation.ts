@@ -4,7 +4,7 @@
  * Link, and from the sunset instant on the operation answers 410 `gone`.
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { ApiHttpError } from "./errors.js";
+import { engineErrors } from "../errors.js";
 
 /**
  * Middleware, right after the operation is resolved: sets the deprecation headers, so that every
@@ -24,7 +24,7 @@ export function refuseAfterSunset(options: { clock: () => number }): RequestHand
   return function refuseAfterSunsetMiddleware(_req, res, next): void {
     const deprecation = res.locals.operation?.deprecation;
     if (deprecation?.sunsetMs !== undefined && options.clock() >= deprecation.sunsetMs) {
-      next(new ApiHttpError(410, "gone", deprecation.goneMessage));
+      next(engineErrors.gone(deprecation.goneMessage));
       return;
     }
     next();

@@ -1,86 +1,22 @@
 /**
- * The one error handler: whatever went wrong (ApiHttpError, validator and body-parser errors,
- * store outages, bugs) leaves as the contract's `Error` body, `application/json`, with `status`
- * equal to the HTTP status. Headers already on the response (rate limits, CORS) are kept.
+ * The one error handler, last in the app. It sees three kinds of error: the engine's own
+ * (`EngineError`, answered as it says), a backing store's outage (`StoreUnavailableError`, 503),
+ * and anything else, which is a bug (500 with the request id). Whatever leaves is the contract's
+ * `Error` body, `application/json`, with `status` equal to the HTTP status; headers already on
+ * the response (rate limits, CORS) are kept.
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 import type { ResponseConformance } from "../contract/response-conformance.js";
-import { ApiHttpError, type EngineErrorCode, StoreUnavailableError } from "./errors.js";
+import { EngineError, engineErrors, StoreUnavailableError } from "../errors.js";
 
-/** Codes for statuses that reach us from libraries (validator, body-parser, Express). */
-const CODE_BY_STATUS: Readonly<Record<number, EngineErrorCode>> = {
-  400: "validation_failed",
-  401: "unauthorized",
-  404: "not_found",
-  405: "method_not_allowed",
-  410: "gone",
-  413: "payload_too_large",
-  415: "unsupported_media_type",
-  429: "rate_limited",
-  503: "service_unavailable",
-};
-
-interface LibraryError {
-  status?: unknown;
-  statusCode?: unknown;
-  type?: unknown;
-  errors?: Array<{ path?: string; message?: string; errorCode?: string }>;
-  limit?: unknown;
-  message?: unknown;
-}
-
-/** "must be <= 100" at "/query/limit" becomes "query/limit must be <= 100". */
-function validatorMessage(errors: NonNullable<LibraryError["errors"]>): string {
-  return errors
-    .map(({ path = "", message = "is invalid", errorCode }) => {
-      let where = path.replace(/^[./]+/, "").replace(/\./g, "/");
-      // For a missing property the path names the property; the message already does too.
-      if (errorCode?.startsWith("required")) where = where.replace(/\/[^/]*$/, "");
-      if (message.startsWith("Unknown query parameter")) return message;
-      return `${where} ${message}`.trim();
-    })
-    .join("; ");
-}
-
-/** Turns any thrown value into the ApiHttpError the client sees; null means "unexpected". */
-export function toApiHttpError(err: unknown): ApiHttpError | null {
-  if (err instanceof ApiHttpError) return err;
-  if (err instanceof StoreUnavailableError) {
-    return new ApiHttpError(
-      503,
-      "service_unavailable",
-      "The service is temporarily unavailable; retry later.",
-    );
-  }
-  const e = (err ?? {}) as LibraryError;
-  const status = Number(e.status ?? e.statusCode);
-  const code = CODE_BY_STATUS[status];
-  if (!code) return null;
-  if (e.type === "entity.parse.failed") {
-    return new ApiHttpError(400, "malformed_json", "The request body is not valid JSON.");
-  }
-  if (status === 413) {
-    return new ApiHttpError(413, code, `The request body exceeds ${String(e.limit)} bytes.`);
-  }
-  if (Array.isArray(e.errors) && e.errors.length > 0) {
-    return new ApiHttpError(status, code, validatorMessage(e.errors));
-  }
-  // body-parser's other errors (aborted, bad charset or encoding) have plain, safe messages.
-  return new ApiHttpError(status, code, typeof e.message === "string" ? e.message : code);
-}
-
-function send(res: Response, error: ApiHttpError): void {
+function send(res: Response, error: EngineError): void {
   res.status(error.status);
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   // res.json: on validated operations the response validator checks error bodies too (a status
   // the operation does not document comes back here once as a 500).
-  res.json({ code: error.code, message: error.message, status: error.status });
-}
-
-function internalError(requestId: string): ApiHttpError {
-  return new ApiHttpError(500, "internal_error", `Internal error (request id ${requestId}).`);
+  res.json(error.toBody());
 }
 
 /**
@@ -106,9 +42,17 @@ export function errorHandler(logger: Logger, conformance?: ResponseConformance) 
     _next: NextFunction,
   ): void {
     const requestId = res.locals.requestId ?? "unknown";
-    let error = toApiHttpError(err);
-    if (!error || error.status >= 500) logFailure(req, requestId, err);
-    if (!error || error.status === 500) error = internalError(requestId);
+    let error: EngineError;
+    if (err instanceof EngineError) {
+      error = err;
+      if (error.status >= 500) logFailure(req, requestId, err);
+    } else {
+      logFailure(req, requestId, err);
+      error =
+        err instanceof StoreUnavailableError
+          ? engineErrors.serviceUnavailable()
+          : engineErrors.internal(requestId);
+    }
     if (res.headersSent) {
       // Too late for a clean answer: cut the connection rather than send a broken body.
       res.destroy();
@@ -127,7 +71,7 @@ export function errorHandler(logger: Logger, conformance?: ResponseConformance) 
           new Error(`the response breaks the contract: ${violations.join("; ")}`),
         );
         for (const name of Object.keys(error.headers)) res.removeHeader(name);
-        error = internalError(requestId);
+        error = engineErrors.internal(requestId);
       }
     }
     send(res, error);
@@ -136,6 +80,5 @@ export function errorHandler(logger: Logger, conformance?: ResponseConformance) 
 
 /** Final middleware for paths nothing answered. */
 export function notFound(req: Request, _res: Response, next: NextFunction): void {
-  const path = req.path.length > 200 ? `${req.path.slice(0, 200)}...` : req.path;
-  next(new ApiHttpError(404, "not_found", `No such path: ${path}`));
+  next(engineErrors.noSuchPath(req.path));
 }

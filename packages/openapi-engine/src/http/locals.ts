@@ -4,7 +4,7 @@
  */
 import type { Caller } from "../auth/caller.js";
 import type { CompiledOperation } from "../contract/contract.js";
-import type { ApiHttpError } from "./errors.js";
+import type { EngineError } from "../errors.js";
 
 declare global {
   namespace Express {
@@ -22,7 +22,7 @@ declare global {
       /** Whether the request only reads its rate-limit window (OPTIONS, ops routes): not counted. */
       uncounted?: boolean;
       /** 404 or 405 when no operation matched; raised after the credential check. */
-      routeError?: ApiHttpError;
+      routeError?: EngineError;
       /** Who is calling (set by identifyCaller). */
       caller?: Caller;
       /** The key store failed during the lookup; answered as 503 where a key is needed. */

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import helmet from "helmet";
-import { ApiHttpError } from "./errors.js";
+import { engineErrors } from "../errors.js";
 
 /** Something whose backing service can be probed. */
 export interface Probe {
@@ -49,11 +49,7 @@ function only(req: Request, res: Response, next: NextFunction): void {
     res.end();
     return;
   }
-  next(
-    new ApiHttpError(405, "method_not_allowed", `${req.method} is not allowed here.`, {
-      Allow: OPS_ALLOW,
-    }),
-  );
+  next(engineErrors.methodNotAllowed(req.method, OPS_ALLOW));
 }
 
 /** The router for /healthz, /readyz, /openapi.json and /docs. */
@@ -68,6 +64,8 @@ export function opsRoutes(deps: {
    */
   degradable: string[];
   docsHtmlPath: string;
+  /** How to build the docs page, said while it is missing. */
+  docsBuildHint: string;
 }): Router {
   const router = Router();
   router
@@ -84,7 +82,7 @@ export function opsRoutes(deps: {
       const failed = names.filter((_, i) => results[i]?.status === "rejected");
       const fatal = failed.filter((name) => !deps.degradable.includes(name));
       if (fatal.length > 0) {
-        next(new ApiHttpError(503, "service_unavailable", `Not reachable: ${failed.join(", ")}.`));
+        next(engineErrors.notReady(failed));
       } else if (failed.length > 0) {
         res.json({ status: "degraded", degraded: failed });
       } else {
@@ -105,7 +103,7 @@ export function opsRoutes(deps: {
       try {
         html = await readFile(deps.docsHtmlPath, "utf8");
       } catch {
-        next(new ApiHttpError(404, "not_found", "The docs have not been built (pnpm run docs)."));
+        next(engineErrors.docsNotBuilt(deps.docsBuildHint));
         return;
       }
       docsHeaders(_req, res, () => {

@@ -1,10 +1,29 @@
 /**
  * Reads JSON request bodies for the operations that declare one: 400 when the body is missing,
  * 415 when it is not `application/json`, 413 above the contract's limit, 400 when it is not JSON.
- * Operations without a body never read it.
+ * Operations without a body never read it. The body parser's errors become the engine's here.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
-import { ApiHttpError } from "./errors.js";
+import { engineErrors } from "../errors.js";
+
+/**
+ * body-parser's error as the engine's. Its statuses here are 400 (not JSON, an aborted or short
+ * body: its messages are plain and safe), 413 and 415 (a charset or encoding it cannot read);
+ * anything else is left as it is, a bug.
+ */
+function fromBodyParser(err: unknown, limitBytes: number): unknown {
+  const { type, status, message } = (err ?? {}) as {
+    type?: unknown;
+    status?: unknown;
+    message?: unknown;
+  };
+  const detail = typeof message === "string" ? message : "";
+  if (type === "entity.parse.failed") return engineErrors.malformedJson();
+  if (status === 413) return engineErrors.payloadTooLarge(limitBytes);
+  if (status === 415) return engineErrors.unsupportedMediaType(detail);
+  if (status === 400) return engineErrors.validationFailed(detail);
+  return err;
+}
 
 function hasBody(req: Request): boolean {
   const length = req.headers["content-length"];
@@ -21,15 +40,15 @@ export function jsonRequestBody(limitBytes: number) {
       return;
     }
     if (!hasBody(req)) {
-      next(new ApiHttpError(400, "validation_failed", "body is required (a JSON object)."));
+      next(engineErrors.bodyRequired());
       return;
     }
     if (req.is("application/json") !== "application/json") {
-      next(
-        new ApiHttpError(415, "unsupported_media_type", "Content-Type must be application/json."),
-      );
+      next(engineErrors.unsupportedMediaType());
       return;
     }
-    parseJson(req, res, next);
+    parseJson(req, res, (err?: unknown) =>
+      next(err === undefined ? undefined : fromBodyParser(err, limitBytes)),
+    );
   };
 }

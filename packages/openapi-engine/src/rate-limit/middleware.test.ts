@@ -3,7 +3,7 @@ import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiKeyRecord, identifyCaller, requireCredential } from "../auth/caller.js";
-import type { ApiHttpError } from "../http/errors.js";
+import type { EngineError } from "../errors.js";
 import { createMemoryRateLimiter } from "./memory.js";
 import { rateLimitMiddleware } from "./middleware.js";
 import { limitsFor } from "./plans.js";
@@ -32,7 +32,7 @@ const app = express()
   .get("/ok", (_req, res) => {
     res.json({ ok: true });
   })
-  .use((err: ApiHttpError, _req: Request, res: Response, _next: NextFunction) => {
+  .use((err: EngineError, _req: Request, res: Response, _next: NextFunction) => {
     res.set(err.headers).status(err.status).json({ code: err.code, status: err.status });
   });
 const server = app.listen(0, "127.0.0.1");

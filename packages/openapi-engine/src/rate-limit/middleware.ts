@@ -4,7 +4,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { type Caller, callerAddress } from "../auth/caller.js";
-import { ApiHttpError } from "../http/errors.js";
+import { type EngineError, engineErrors } from "../errors.js";
 import type { RateLimitDecision } from "./decision.js";
 import type { RateLimiter } from "./limiter.js";
 import type { PlanLimits } from "./plans.js";
@@ -22,15 +22,11 @@ export function rateLimitSubject(caller: Caller): string {
   return caller.kind === "key" ? `key:${caller.key.id}` : `addr:${caller.address}`;
 }
 
-function refusal(decision: RateLimitDecision): ApiHttpError {
+function refusal(decision: RateLimitDecision): EngineError {
   const retryAfter = decision.retryAfter ?? 0;
-  const headers = { "Retry-After": String(retryAfter) };
-  if (decision.code === "api_key_banned") {
-    const message = `The API key is banned for calling while limited; retry after ${retryAfter} seconds.`;
-    return new ApiHttpError(429, "api_key_banned", message, headers);
-  }
-  const message = `Rate limit exceeded; retry after ${retryAfter} seconds.`;
-  return new ApiHttpError(429, "rate_limited", message, headers);
+  return decision.code === "api_key_banned"
+    ? engineErrors.apiKeyBanned(retryAfter)
+    : engineErrors.rateLimited(retryAfter);
 }
 
 /**

@@ -12,7 +12,7 @@ export {
   type NewApiKey,
 } from "../auth/api-key-store.js";
 export type { ApiKeyRecord } from "../auth/caller.js";
-export { StoreUnavailableError } from "../http/errors.js";
+export { StoreUnavailableError } from "../errors.js";
 export { classified, type ErrorClassifier } from "./classify.js";
 export type { StoreLifecycle } from "./lifecycle.js";
 export { type Engine, type MigrationList, migrateToLatest } from "./migrate.js";

@@ -7,7 +7,7 @@
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { POSTGRES_SCHEMA_NAME } from "../config.js";
-import { StoreUnavailableError } from "../http/errors.js";
+import { StoreUnavailableError } from "../errors.js";
 import type { ErrorClassifier } from "./classify.js";
 import { type MigrationList, migrateToLatest } from "./migrate.js";
 

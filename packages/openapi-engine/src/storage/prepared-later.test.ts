@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { StoreUnavailableError } from "../http/errors.js";
+import { StoreUnavailableError } from "../errors.js";
 import { preparedLater } from "./prepared-later.js";
 
 /** A store of any shape: its methods, inherited from a class, are gated without being listed. */

@@ -5,7 +5,7 @@
  * heals by itself and /readyz turns 200 without a restart. Generic over the store: every method
  * of it is gated, whatever the application's store holds.
  */
-import { StoreUnavailableError } from "../http/errors.js";
+import { StoreUnavailableError } from "../errors.js";
 import { methodNames } from "./method-names.js";
 
 /**

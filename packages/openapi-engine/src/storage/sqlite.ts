@@ -11,7 +11,7 @@ import {
   type SqliteStatement,
 } from "kysely";
 import Database from "libsql";
-import { StoreUnavailableError } from "../http/errors.js";
+import { StoreUnavailableError } from "../errors.js";
 import type { ErrorClassifier } from "./classify.js";
 import { type MigrationList, migrateToLatest } from "./migrate.js";
 
