@@ -13,6 +13,7 @@ export {
   type OpenApiDocument,
   type SecurityRequirement,
 } from "./document.js";
+export { type ExampleRequest, exampleRequest, firstExample } from "./example-requests.js";
 export {
   basePathOf,
   deprecationHeaders,
@@ -27,6 +28,7 @@ export { bundledSpecPath, type LoadedSpec, loadBundledSpec, readSpec } from "./l
 export {
   allowsAnonymous,
   operationById,
+  parameterDefault,
   type SpecOperation,
   specOperations,
 } from "./operations.js";

@@ -85,6 +85,19 @@ function mergeParameters(spec: OpenApiDocument, shared: unknown[], own: unknown)
   return [...byKey.values()];
 }
 
+/**
+ * The `default` the contract gives `operation`'s parameter `name` (its schema's); undefined when
+ * it gives none.
+ */
+export function parameterDefault(
+  spec: OpenApiDocument,
+  operation: Pick<SpecOperation, "parameters">,
+  name: string,
+): unknown {
+  const parameter = operation.parameters.find((p) => p.name === name);
+  return deref<JsonObject | undefined>(spec, parameter?.schema)?.default;
+}
+
 /** The operation with this id; throws naming it when the contract has none. */
 export function operationById(operations: SpecOperation[], operationId: string): SpecOperation {
   const found = operations.find((op) => op.operationId === operationId);

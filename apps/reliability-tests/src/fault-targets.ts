@@ -11,15 +11,15 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  createApiApp,
   createKeyLookup,
   createLogger,
   createMemoryRateLimiter,
   issueApiKey,
 } from "@animal-store/openapi-engine";
 import {
+  animalStore,
   configFrom,
-  createApp,
-  names,
   openPostgresStore,
   openSqliteStore,
   type RunningServer,
@@ -86,12 +86,12 @@ export async function startFaultTargets(main: RunningServer, contract: FuzzContr
     DATABASE_URL: `file:${join(dir, "unused.db")}`,
   });
   const limiter = createMemoryRateLimiter({ ban: main.contract.rateLimit.ban });
-  const app = createApp({
+  const app = await createApiApp(animalStore, {
     store: switchable(real, unreachable, () => mode),
     limiter,
     clock: Date.now,
     config,
-    logger: createLogger(config, names.service),
+    logger: createLogger(config, animalStore.names.service),
     keyLookup: createKeyLookup(real, 0),
   });
   const failing = createServer(app);

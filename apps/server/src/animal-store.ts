@@ -5,73 +5,50 @@
  * from here.
  */
 import { fileURLToPath } from "node:url";
-import { type LoadedSpec, loadBundledSpec } from "@animal-store/openapi";
+import { loadBundledSpec } from "@animal-store/openapi";
 import {
-  type ApiApplication,
   type AppConfig,
-  type ApplicationNames,
-  type Contract,
-  compileContract,
-  createEngineApp,
-  type EngineDeps,
+  type Application,
   type RunningServer as EngineRunningServer,
   loadConfig,
   type StartOptions,
-  startApiServer,
+  startEngine,
 } from "@animal-store/openapi-engine";
-import type { Express } from "express";
 import { createHandlers } from "./handlers.js";
 import { openStore, type Store } from "./store/index.js";
 import { openSqliteStore } from "./store/sqlite.js";
 
-/** What the Animal Store calls things: its logs, its default database, its docs, its Redis keys. */
-export const names: ApplicationNames = {
-  service: "animal-store",
-  databaseUrl: "file:./data/animal-store.db",
-  // apps/docs builds the page; from dist/ (or src/) this is apps/docs/dist/index.html.
-  docsHtmlPath: fileURLToPath(new URL("../../docs/dist/index.html", import.meta.url)),
-  docsBuildHint: "pnpm run docs",
-  redisKeyPrefix: "animal-store:rl:",
-};
-
-/** The Animal Store's configuration: `env` validated, its own defaults where `env` is silent. */
-export function configFrom(env: Record<string, string | undefined>): AppConfig {
-  return loadConfig(env, names);
-}
-
-/** The dependencies of the app; everything stateful comes in from outside. */
-export type AppDeps = Omit<EngineDeps, "contract" | "handlers" | "store"> & {
-  store: Store;
-  /** The compiled contract to serve; else `spec` compiled; else the bundled contract. */
-  contract?: Contract;
-  spec?: LoadedSpec;
-};
-
-/** The Animal Store API as an Express app: the engine with the Animal Store's handlers. */
-export function createApp(deps: AppDeps): Express {
-  const contract = deps.contract ?? compileContract(deps.spec ?? loadBundledSpec());
-  return createEngineApp({ ...deps, contract, handlers: createHandlers(deps.store, contract) });
-}
-
 /** The Animal Store as an application of the engine. */
-export const animalStore: ApiApplication<Store> = {
-  names,
+export const animalStore: Application<Store> = {
+  names: {
+    service: "animal-store",
+    databaseUrl: "file:./data/animal-store.db",
+    // apps/docs builds the page; from dist/ (or src/) this is apps/docs/dist/index.html.
+    docsHtmlPath: fileURLToPath(new URL("../../docs/dist/index.html", import.meta.url)),
+    docsBuildHint: "pnpm run docs",
+    redisKeyPrefix: "animal-store:rl:",
+  },
   get spec() {
     return loadBundledSpec();
   },
   openStore,
   // An in-memory SQLite database with the same schema: warm-up writes go there and vanish.
   openScratchStore: () => openSqliteStore(":memory:"),
-  createApp,
+  handlers: createHandlers,
 };
+
+/** The Animal Store's configuration: `env` validated, its own defaults where `env` is silent. */
+export function configFrom(env: Record<string, string | undefined>): AppConfig {
+  return loadConfig(env, animalStore.names);
+}
 
 /** A running Animal Store server. */
 export type RunningServer = EngineRunningServer<Store>;
 
-/** Starts the Animal Store server on `env`; resolves once listening and warmed up. */
+/** Starts the Animal Store server on `env`; resolves once warmed up and listening. */
 export function startServer(
   env: Record<string, string | undefined> = process.env,
-  options: StartOptions = {},
+  options: StartOptions<Store> = {},
 ): Promise<RunningServer> {
-  return startApiServer(animalStore, env, options);
+  return startEngine(animalStore, env, options);
 }

@@ -1,37 +1,27 @@
 /**
  * The Animal Store's handlers, one per operation of the contract (the table's type makes a missing
- * one a compile error). Each reads its request and answers through the store.
+ * one a compile error). Each reads its request, validated and with the contract's defaults filled
+ * in, and answers through the store.
  */
-import type { OperationId, operations } from "@animal-store/api-types";
-import {
-  type Contract,
-  type Handler,
-  type HandlerRequest,
-  type HandlerTable,
-  parameterDefault,
-} from "@animal-store/openapi-engine";
+import type { OperationId, operations, ParameterDefaults } from "@animal-store/api-types";
+import type { Handler, HandlerRequest, HandlerTable } from "@animal-store/openapi-engine";
 import type { PetStore } from "./store/types.js";
 
 /** The handler of one Animal Store operation. */
-export type PetHandler<Op extends OperationId> = Handler<operations, Op>;
+export type PetHandler<Op extends OperationId> = Handler<operations, Op, ParameterDefaults>;
 
 /** The request an Animal Store handler gets. */
-export type PetRequest<Op extends OperationId> = HandlerRequest<operations, Op>;
+export type PetRequest<Op extends OperationId> = HandlerRequest<operations, Op, ParameterDefaults>;
 
 /** One handler per operation of the Animal Store contract. */
-export type Handlers = HandlerTable<operations>;
+export type Handlers = HandlerTable<operations, ParameterDefaults>;
 
 /** The Animal Store's handlers over `store`. */
-export function createHandlers(store: PetStore, contract: Contract): Handlers {
-  // The validator fills in defaults; this is the same default, should a request skip it.
-  const defaultLimit = parameterDefault(contract, "listPets", "limit") as number;
+export function createHandlers(store: PetStore): Handlers {
   return {
     /** One page in ascending id order. */
     listPets: async ({ query, reply }) =>
-      reply(
-        200,
-        await store.listPets({ limit: query.limit ?? defaultLimit, status: query.status }),
-      ),
+      reply(200, await store.listPets({ limit: query.limit, status: query.status })),
     /** Stores the validated body; 201 once the write is durable. */
     createPet: async ({ body, reply }) => reply(201, await store.createPet(body)),
     /** The pet, or 404 not_found. */

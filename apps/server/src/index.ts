@@ -3,15 +3,7 @@
  * tests, benchmarks and gates of other packages.
  */
 export type { Plan } from "@animal-store/api-types";
-export {
-  type AppDeps,
-  animalStore,
-  configFrom,
-  createApp,
-  names,
-  type RunningServer,
-  startServer,
-} from "./animal-store.js";
+export { animalStore, configFrom, type RunningServer, startServer } from "./animal-store.js";
 export { createHandlers, type Handlers, type PetHandler } from "./handlers.js";
 export { openStore, type PetStore, type Store } from "./store/index.js";
 export { openPostgresStore } from "./store/postgres.js";

@@ -1,9 +1,14 @@
 // In production responses are not validated and handlers' answers go through serializers compiled
 // from the contract instead of res.json. Both paths must put the same bytes and headers on the wire.
 import { join } from "node:path";
-import { createLogger, createMemoryRateLimiter, issueApiKey } from "@animal-store/openapi-engine";
+import {
+  createApiApp,
+  createLogger,
+  createMemoryRateLimiter,
+  issueApiKey,
+} from "@animal-store/openapi-engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { configFrom, createApp, names } from "../src/animal-store.js";
+import { animalStore, configFrom } from "../src/animal-store.js";
 import type { Store } from "../src/store/index.js";
 import { openSqliteStore } from "../src/store/sqlite.js";
 import { policy, roomyPlan } from "./support/contract.js";
@@ -15,12 +20,11 @@ let key = "";
 const servers: Awaited<ReturnType<typeof listenOn>>[] = [];
 
 async function start(config: ReturnType<typeof configFrom>) {
-  const app = createApp({
+  const app = await createApiApp(animalStore, {
     store,
     limiter: createMemoryRateLimiter({ ban: policy.ban }),
-    clock: Date.now,
     config,
-    logger: createLogger(config, names.service),
+    logger: createLogger(config, animalStore.names.service),
   });
   const listening = await listenOn(app);
   servers.push(listening);

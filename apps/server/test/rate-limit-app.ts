@@ -1,5 +1,5 @@
 /**
- * A real app for the rate-limit suites: createApp on a temporary SQLite file, response validation
+ * A real app for the rate-limit suites: the engine's createApiApp on a temporary SQLite file, response validation
  * on, TRUST_PROXY=1, a settable fake clock and the limiter under test.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,8 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LoadedSpec, loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
 import type { RateLimiter } from "@animal-store/openapi-engine";
-import { createLogger, issueApiKey, type NewKeyOptions } from "@animal-store/openapi-engine";
-import { configFrom, createApp, names } from "../src/animal-store.js";
+import {
+  createApiApp,
+  createLogger,
+  issueApiKey,
+  type NewKeyOptions,
+} from "@animal-store/openapi-engine";
+import { animalStore, configFrom } from "../src/animal-store.js";
 import { openSqliteStore } from "../src/store/sqlite.js";
 
 /** The running app, its clock (set `now`) and a request helper. */
@@ -39,12 +44,12 @@ export async function startRateLimitedApp(
   });
   if (!config.validateResponses) throw new Error("response validation must be on in tests");
   const state = { now: 0 };
-  const app = createApp({
+  const app = await createApiApp(animalStore, {
     store,
     limiter,
     clock: () => state.now,
     config,
-    logger: createLogger(config, names.service),
+    logger: createLogger(config, animalStore.names.service),
     spec,
   });
   const server = createServer(app);

@@ -4,9 +4,7 @@
  * message naming the variable.
  */
 import { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit/config.js";
-
-/** Plain identifiers only: the name is spliced into `search_path` and `create schema`. */
-export const POSTGRES_SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+import { POSTGRES_SCHEMA_NAME } from "./storage/schema-name.js";
 
 /** Where the data lives. */
 export type DatabaseConfig =

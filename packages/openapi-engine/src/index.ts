@@ -1,29 +1,32 @@
 /**
  * @animal-store/openapi-engine: serves a bundled OpenAPI contract. The application gives it its
- * handlers, its store and its names; everything else (routing, validation, credentials, rate
+ * names, its handlers and its store; everything else (routing, validation, credentials, rate
  * limits, deprecation, errors, ops routes, start-up and shutdown) is compiled from the spec.
+ * See README.md for the request lifecycle and the start-up sequence.
  */
-export type { EngineDeps, LimiterLike } from "./app.js";
-export { createEngineApp } from "./app.js";
-export type { ApiKeyStore, NewApiKey } from "./auth/api-key-store.js";
-export type { NewKeyOptions } from "./auth/api-keys.js";
-export { createKeyLookup, hashApiKey, issueApiKey } from "./auth/api-keys.js";
-export type { ApiKeyRecord, Caller, KeyLookup } from "./auth/caller.js";
-export type { AppConfig, ConfigDefaults, DatabaseConfig } from "./config.js";
-export { ConfigError, loadConfig } from "./config.js";
+export { type ApiAppOptions, createApiApp } from "./api-app.js";
+export type { Application, ApplicationNames, EngineStore } from "./application.js";
 export {
-  type CompiledOperation,
-  type Contract,
-  compileContract,
-} from "./contract/contract.js";
-export { type ExampleRequest, exampleRequest } from "./contract/example-requests.js";
+  createKeyLookup,
+  hashApiKey,
+  issueApiKey,
+  type NewKeyOptions,
+} from "./auth/api-keys.js";
+export type { ApiKeyRecord, Caller, KeyLookup } from "./auth/credentials.js";
+export {
+  type AppConfig,
+  type ConfigDefaults,
+  ConfigError,
+  type DatabaseConfig,
+  loadConfig,
+} from "./config.js";
+export { type Contract, compileContract, type ServedOperation } from "./contract/contract.js";
 export type {
   Handler,
   HandlerRequest,
   HandlerResult,
   HandlerTable,
 } from "./contract/handler-types.js";
-export { parameterDefault } from "./contract/parameter-defaults.js";
 export {
   CONNECTION_ERROR_CODES,
   ENGINE_ERROR_CODES,
@@ -32,26 +35,14 @@ export {
   engineErrors,
   StoreUnavailableError,
 } from "./errors.js";
-export { createLogger } from "./node/logger.js";
-export type {
-  ApiApplication,
-  ApplicationNames,
-  RunningServer,
-  StartOptions,
-} from "./node/server.js";
-export { startApiServer } from "./node/server.js";
-export type {
-  BanSettings,
-  PlanLimits,
-  RateLimitConfig,
-  RateLimitDecision,
-  RateLimiter,
-} from "./rate-limit/index.js";
+export { createLogger, type Logger } from "./logger.js";
+export type { CompiledOperation, HandlerSet } from "./operations.js";
 export {
-  banSettings,
+  type BanSettings,
   createMemoryRateLimiter,
-  createRateLimiter,
   createRedisRateLimiter,
-  limitsFor,
-  parseRateLimitEnv,
+  type PlanLimits,
+  type RateLimitDecision,
+  type RateLimiter,
 } from "./rate-limit/index.js";
+export { type RunningServer, type StartOptions, startEngine } from "./start.js";

@@ -12,15 +12,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadBundledSpec, rateLimitPolicy, specOperations } from "@animal-store/openapi";
 import {
+  createApiApp,
   createKeyLookup,
   createLogger,
   createMemoryRateLimiter,
   issueApiKey,
 } from "@animal-store/openapi-engine";
 import {
+  animalStore,
   configFrom,
-  createApp,
-  names,
   openPostgresStore,
   openSqliteStore,
   type Store,
@@ -97,12 +97,12 @@ export async function startFaultyServer(): Promise<FaultyServer> {
     DATABASE_URL: `file:${dir}/unused.db`,
   });
   const limiter = createMemoryRateLimiter({ ban: policy.ban });
-  const app = createApp({
+  const app = await createApiApp(animalStore, {
     store,
     limiter,
     clock: () => (switches.afterSunset ? sunset + 60_000 : Date.now()),
     config,
-    logger: createLogger(config, names.service),
+    logger: createLogger(config, animalStore.names.service),
     keyLookup: createKeyLookup(real, 0),
   });
   const server = createServer(app);

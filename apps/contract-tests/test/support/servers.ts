@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { StartOptions } from "@animal-store/openapi-engine";
-import { type RunningServer, startServer } from "@animal-store/server";
+import { type RunningServer, type Store, startServer } from "@animal-store/server";
 
 /** A running real server and its API base URL (`…/v1`). */
 export interface GateServer {
@@ -22,7 +22,7 @@ export interface GateServer {
  */
 export async function startGateServer(
   env: Record<string, string> = {},
-  options: StartOptions = {},
+  options: StartOptions<Store> = {},
 ): Promise<GateServer> {
   const dir = mkdtempSync(join(tmpdir(), "contract-gate-"));
   const server = await startServer(

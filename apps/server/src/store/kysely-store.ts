@@ -1,7 +1,7 @@
 /**
  * The Store on Kysely: one set of typed queries for SQLite and PostgreSQL, the pets here and the
- * API keys from the engine. Each engine supplies its Kysely instance and says which of its errors
- * mean "the database is unreachable" (503).
+ * API keys from the engine (whose queries classify their own errors). Each database supplies its
+ * Kysely instance and says which of its errors mean "the database is unreachable" (503).
  */
 import type { NewPet, Pet } from "@animal-store/api-types";
 import {
@@ -26,7 +26,7 @@ export class KyselyStore implements Store {
     protected readonly classify: ErrorClassifier,
   ) {
     // The key queries only touch api_keys; Kysely's database type is invariant, hence the cast.
-    this.keys = kyselyApiKeyStore(db as unknown as Kysely<Pick<Database, "api_keys">>);
+    this.keys = kyselyApiKeyStore(db as unknown as Kysely<Pick<Database, "api_keys">>, classify);
   }
 
   listPets({ limit, status }: PetQuery): Promise<Pet[]> {
@@ -61,23 +61,23 @@ export class KyselyStore implements Store {
   }
 
   insertApiKey(key: Parameters<ApiKeyStore["insertApiKey"]>[0]): Promise<ApiKeyRecord> {
-    return classified(this.classify, () => this.keys.insertApiKey(key));
+    return this.keys.insertApiKey(key);
   }
 
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    return classified(this.classify, () => this.keys.findApiKeyByHash(keyHash));
+    return this.keys.findApiKeyByHash(keyHash);
   }
 
   listApiKeys(): Promise<ApiKeyRecord[]> {
-    return classified(this.classify, () => this.keys.listApiKeys());
+    return this.keys.listApiKeys();
   }
 
   revokeApiKey(id: string, revokedAt: string): Promise<ApiKeyRecord | null> {
-    return classified(this.classify, () => this.keys.revokeApiKey(id, revokedAt));
+    return this.keys.revokeApiKey(id, revokedAt);
   }
 
   countApiKeys(): Promise<number> {
-    return classified(this.classify, () => this.keys.countApiKeys());
+    return this.keys.countApiKeys();
   }
 
   check(): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * Test harness: a real app from createApp on a temporary SQLite file, listening on port 0, with
+ * Test harness: the real app (the engine's createApiApp with the Animal Store) on a temporary SQLite file, listening on port 0, with
  * response validation on, plus helpers that check every error against the contract's Error.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,15 +15,18 @@ import {
   rateLimitPolicy,
   specOperations,
 } from "@animal-store/openapi";
-import type { AppConfig } from "@animal-store/openapi-engine";
 import {
+  type ApiAppOptions,
+  type AppConfig,
+  createApiApp,
   createLogger,
   createMemoryRateLimiter,
   issueApiKey,
   type NewKeyOptions,
 } from "@animal-store/openapi-engine";
+import type { Express } from "express";
 import { expect } from "vitest";
-import { type AppDeps, configFrom, createApp, names } from "../../src/animal-store.js";
+import { animalStore, configFrom } from "../../src/animal-store.js";
 import type { Store } from "../../src/store/index.js";
 import { openSqliteStore } from "../../src/store/sqlite.js";
 
@@ -64,9 +67,7 @@ export interface TestApp {
 }
 
 /** Listens on an ephemeral loopback port. */
-export async function listenOn(
-  app: ReturnType<typeof createApp>,
-): Promise<{ server: Server; url: string }> {
+export async function listenOn(app: Express): Promise<{ server: Server; url: string }> {
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -87,7 +88,7 @@ export async function startTestApp(
     store?: Store;
     env?: Record<string, string>;
     spec?: LoadedSpec;
-    overrides?: Partial<AppDeps>;
+    overrides?: Partial<ApiAppOptions<Store>>;
   } = {},
 ): Promise<TestApp> {
   const temp = tempDir();
@@ -97,12 +98,11 @@ export async function startTestApp(
   const servedPolicy = rateLimitPolicy(served.spec);
   // Real per-plan limits, counted per app (rate limits have their own suites).
   const limiter = createMemoryRateLimiter({ ban: servedPolicy.ban });
-  const app = createApp({
+  const app = await createApiApp(animalStore, {
     store,
     limiter,
-    clock: Date.now,
     config,
-    logger: createLogger(config, names.service),
+    logger: createLogger(config, animalStore.names.service),
     spec: served,
     ...options.overrides,
   });

@@ -4,13 +4,14 @@ import { join } from "node:path";
 import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqliteDatabase } from "../storage/sqlite.js";
+import { StoreUnavailableError } from "../errors.js";
 import {
   type ApiKeyStore,
   type ApiKeysTable,
   createApiKeysTable,
   kyselyApiKeyStore,
-} from "./api-key-store.js";
+} from "../storage/api-key-store.js";
+import { classifySqliteError, openSqliteDatabase } from "../storage/sqlite.js";
 import { createKeyLookup, hashApiKey, issueApiKey } from "./api-keys.js";
 
 const policy = rateLimitPolicy(loadBundledSpec().spec);
@@ -28,7 +29,7 @@ beforeAll(async () => {
   ({ db } = await openSqliteDatabase<{ api_keys: ApiKeysTable }>(join(dir, "keys.db"), () => ({
     "0001_api_keys": { up: createApiKeysTable },
   })));
-  store = kyselyApiKeyStore(db);
+  store = kyselyApiKeyStore(db, classifySqliteError);
 });
 afterAll(async () => {
   await db.destroy();
@@ -102,5 +103,25 @@ describe("createKeyLookup", () => {
     await store.revokeApiKey(record.id, new Date().toISOString());
     expect(await lookup(key)).toBeNull();
     expect(calls()).toBe(2);
+  });
+});
+
+describe("the key store's errors", () => {
+  it("are classified by the key store itself: an outage reaches the engine as a 503", async () => {
+    const other = await openSqliteDatabase<{ api_keys: ApiKeysTable }>(
+      join(dir, "gone.db"),
+      () => ({
+        "0001_api_keys": { up: createApiKeysTable },
+      }),
+    );
+    await other.db.destroy();
+    const seen: unknown[] = [];
+    const outage = kyselyApiKeyStore(other.db, (err) => {
+      seen.push(err);
+      return new StoreUnavailableError("down", { cause: err });
+    });
+    await expect(outage.findApiKeyByHash("x")).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(outage.countApiKeys()).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(seen).toHaveLength(2);
   });
 });

@@ -5,8 +5,8 @@
  */
 import { hash, randomBytes } from "node:crypto";
 import type { RateLimitPolicy } from "@animal-store/openapi";
-import type { ApiKeyStore } from "./api-key-store.js";
-import type { ApiKeyRecord, KeyLookup } from "./caller.js";
+import type { ApiKeyStore } from "../storage/api-key-store.js";
+import type { ApiKeyRecord, KeyLookup } from "./credentials.js";
 
 const KEY_PREFIX = "ask_";
 const MAX_CACHED_KEYS = 10_000;

@@ -47,8 +47,12 @@ export function routedOperations(spec: OpenApiDocument): RoutedOperation[] {
   }));
 }
 
-/** One operation, ready to serve. */
-export interface CompiledOperation extends RoutedOperation {
+/**
+ * What the contract says about serving one operation: how its path is matched, whether it needs
+ * a credential, its deprecation, its documented responses. The compiled operation (operations.ts)
+ * adds what is built from these: its validator, its answers' serializers and checks, its handler.
+ */
+export interface ServedOperation extends RoutedOperation {
   requiresCredential: boolean;
   deprecation: CompiledDeprecation | undefined;
   responses: DocumentedResponse[];
@@ -61,7 +65,7 @@ export interface Contract {
   text: string;
   /** The path the API is mounted at (`/v1`). */
   basePath: string;
-  operations: CompiledOperation[];
+  operations: ServedOperation[];
   /** Whether a request that matches no operation may go without a credential (root security). */
   anonymousByDefault: boolean;
   rateLimit: RateLimitPolicy;
@@ -146,7 +150,7 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
   const realm = bearerRealm(spec, operations);
   contractErrorCodes(spec, operations);
   const compiled = operations.map(
-    (operation): CompiledOperation => ({
+    (operation): ServedOperation => ({
       ...operation,
       requiresCredential: !allowsAnonymous(operation),
       deprecation: compileDeprecation(spec, operation, operations),

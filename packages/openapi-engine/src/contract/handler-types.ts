@@ -4,9 +4,12 @@
  * body)`, which only accepts the operation's documented statuses with the body documented for
  * each (object literals are checked exactly, so an extra field is an error too). Results are
  * branded, so a hand-made `{ status, body }` cannot bypass `reply`. A missing handler is a type
- * error in `HandlerTable`.
+ * error in `HandlerTable`. A parameter the contract gives a default (`Defaults`, generated from
+ * the spec as openapi-typescript keeps such parameters optional) is always present: validation
+ * fills it in, once.
  */
-import type { ApiKeyRecord, Caller } from "../auth/caller.js";
+import type { Caller } from "../auth/credentials.js";
+import type { ApiKeyRecord } from "../storage/api-key-store.js";
 
 /** The shape openapi-typescript gives every operation. */
 export interface OperationShape {
@@ -23,6 +26,18 @@ type Responses<Ops extends OperationsShape<Ops>, Op extends keyof Ops> = Ops[Op]
 type JsonBody<R> = R extends { content: { "application/json": infer Body } } ? Body : never;
 type Part<P, K extends string> = K extends keyof P ? NonNullable<P[K]> : never;
 type NeverToEmpty<T> = [T] extends [never] ? Record<never, never> : T;
+
+/** The names `Defaults` lists for operation `Op` in location `In`. */
+type DefaultedNames<Defaults, Op, In extends string> = Op extends keyof Defaults
+  ? In extends keyof Defaults[Op]
+    ? Defaults[Op][In] & string
+    : never
+  : never;
+
+/** `P` with the parameters `Names` present (validation filled in their defaults). */
+type WithDefaults<P, Names extends string> = [Names] extends [never]
+  ? P
+  : Omit<P, Names> & { [K in Names & keyof P]-?: NonNullable<P[K]> };
 
 /** The statuses an operation documents. */
 export type DocumentedStatus<
@@ -51,8 +66,14 @@ export type Reply<Ops extends OperationsShape<Ops>, Op extends keyof Ops> = <
 ) => HandlerResult<Ops, Op>;
 
 /** The request as a handler sees it, after validation. */
-export interface HandlerRequest<Ops extends OperationsShape<Ops>, Op extends keyof Ops> {
-  query: NeverToEmpty<Part<Ops[Op]["parameters"], "query">>;
+export interface HandlerRequest<
+  Ops extends OperationsShape<Ops>,
+  Op extends keyof Ops,
+  Defaults = Record<never, never>,
+> {
+  query: NeverToEmpty<
+    WithDefaults<Part<Ops[Op]["parameters"], "query">, DefaultedNames<Defaults, Op, "query">>
+  >;
   params: NeverToEmpty<Part<Ops[Op]["parameters"], "path">>;
   body: Ops[Op] extends { requestBody: { content: { "application/json": infer Body } } }
     ? Body
@@ -66,11 +87,13 @@ export interface HandlerRequest<Ops extends OperationsShape<Ops>, Op extends key
 }
 
 /** The handler of one operation. */
-export type Handler<Ops extends OperationsShape<Ops>, Op extends keyof Ops> = (
-  request: HandlerRequest<Ops, Op>,
-) => Promise<HandlerResult<Ops, Op>>;
+export type Handler<
+  Ops extends OperationsShape<Ops>,
+  Op extends keyof Ops,
+  Defaults = Record<never, never>,
+> = (request: HandlerRequest<Ops, Op, Defaults>) => Promise<HandlerResult<Ops, Op>>;
 
 /** One handler per operation of the API. */
-export type HandlerTable<Ops extends OperationsShape<Ops>> = {
-  [Op in keyof Ops]: Handler<Ops, Op>;
+export type HandlerTable<Ops extends OperationsShape<Ops>, Defaults = Record<never, never>> = {
+  [Op in keyof Ops]: Handler<Ops, Op, Defaults>;
 };

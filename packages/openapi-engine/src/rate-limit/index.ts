@@ -10,8 +10,8 @@ export {
   type MemoryRateLimiterOptions,
 } from "./memory.js";
 export {
-  type RateLimitMiddlewareOptions,
-  rateLimitMiddleware,
+  type RateLimitOptions,
+  rateLimit,
   rateLimitSubject,
   setRateLimitHeaders,
 } from "./middleware.js";

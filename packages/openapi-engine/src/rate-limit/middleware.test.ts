@@ -1,11 +1,16 @@
 import type { AddressInfo } from "node:net";
 import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
-import express, { type NextFunction, type Request, type Response } from "express";
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiKeyRecord, identifyCaller, requireCredential } from "../auth/caller.js";
+import { type ApiKeyRecord, identifyCaller, requireCredential } from "../auth/credentials.js";
 import type { EngineError } from "../errors.js";
 import { createMemoryRateLimiter } from "./memory.js";
-import { rateLimitMiddleware } from "./middleware.js";
+import { rateLimit } from "./middleware.js";
 import { limitsFor } from "./plans.js";
 
 const policy = rateLimitPolicy(loadBundledSpec().spec);
@@ -26,9 +31,16 @@ const keys: Record<string, ApiKeyRecord> = {
 };
 const app = express()
   .set("trust proxy", 1)
-  .use(identifyCaller(async (token) => keys[token] ?? null))
-  .use(rateLimitMiddleware({ limiter, clock: () => T0, limitsFor: limitsFor(policy) }))
-  .use(requireCredential({ anonymousByDefault: false, realm: "test" }))
+  .use(identifyCaller(async (token) => keys[token] ?? null) as RequestHandler)
+  .use(
+    rateLimit({
+      limiter,
+      clock: () => T0,
+      limitsFor: limitsFor(policy),
+      counted: () => true,
+    }) as RequestHandler,
+  )
+  .use(requireCredential({ realm: "test", required: () => true }) as RequestHandler)
   .get("/ok", (_req, res) => {
     res.json({ ok: true });
   })
@@ -52,7 +64,7 @@ const rateHeaders = (res: globalThis.Response) =>
     res.headers.get(h),
   );
 
-describe("rateLimitMiddleware", () => {
+describe("the rate-limit step", () => {
   it("sets the headers on success and refusal, bans a key, and keys by key id", async () => {
     const auth = { authorization: "Bearer tiny" };
     const responses = [];

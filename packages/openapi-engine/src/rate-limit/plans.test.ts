@@ -1,6 +1,6 @@
 import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
-import type { ApiKeyRecord } from "../auth/caller.js";
+import type { ApiKeyRecord } from "../auth/credentials.js";
 import { limitsFor } from "./plans.js";
 
 const policy = rateLimitPolicy(loadBundledSpec().spec);

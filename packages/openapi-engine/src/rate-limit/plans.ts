@@ -4,7 +4,7 @@
  * `info.x-rate-limit-anonymous-plan` names.
  */
 import type { PlanLimits, RateLimitPolicy } from "@animal-store/openapi";
-import type { ApiKeyRecord, Caller } from "../auth/caller.js";
+import type { ApiKeyRecord, Caller } from "../auth/credentials.js";
 
 export type { PlanLimits } from "@animal-store/openapi";
 

@@ -4,15 +4,16 @@
  * (which the engine's credential check reads), outage classification (a 503, not a 500) and the
  * store that waits for a database unreachable at start.
  */
+
+export { StoreUnavailableError } from "../errors.js";
 export {
+  type ApiKeyRecord,
   type ApiKeyStore,
   type ApiKeysTable,
   createApiKeysTable,
   kyselyApiKeyStore,
   type NewApiKey,
-} from "../auth/api-key-store.js";
-export type { ApiKeyRecord } from "../auth/caller.js";
-export { StoreUnavailableError } from "../errors.js";
+} from "./api-key-store.js";
 export { classified, type ErrorClassifier } from "./classify.js";
 export type { StoreLifecycle } from "./lifecycle.js";
 export { type Engine, type MigrationList, migrateToLatest } from "./migrate.js";

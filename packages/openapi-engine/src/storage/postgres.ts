@@ -6,10 +6,11 @@
  */
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { POSTGRES_SCHEMA_NAME } from "../config.js";
+
 import { StoreUnavailableError } from "../errors.js";
 import type { ErrorClassifier } from "./classify.js";
 import { type MigrationList, migrateToLatest } from "./migrate.js";
+import { POSTGRES_SCHEMA_NAME } from "./schema-name.js";
 
 const INT8_OID = 20;
 // Connection failures (Node socket codes) and PostgreSQL's own "cannot serve you now" classes:
