@@ -1,7 +1,8 @@
 /**
  * @animal-store/openapi: the contract's one reader. Loading the bundle, the operation list (with
- * the one list of HTTP methods), `$ref` resolution, path templates, documented responses and the
- * extensions that carry behaviour. The server, the mock, the generators and the tests all read
+ * the one list of HTTP methods), `$ref` resolution, path templates, documented responses, the
+ * security schemes, the documented error codes, example requests and the extensions that carry
+ * behaviour. The server, the mock, the generators and the tests all read
  * the contract through these functions rather than walking it themselves.
  */
 export {
@@ -13,6 +14,7 @@ export {
   type OpenApiDocument,
   type SecurityRequirement,
 } from "./document.js";
+export { connectionErrorCodes, documentedErrorCodes } from "./error-codes.js";
 export { type ExampleRequest, exampleRequest, firstExample } from "./example-requests.js";
 export {
   basePathOf,
@@ -40,3 +42,4 @@ export {
   documentedResponses,
   responseForStatus,
 } from "./responses.js";
+export { bearerRealm, requestHeaderNames, securitySchemes } from "./security.js";

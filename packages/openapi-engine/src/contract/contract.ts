@@ -7,11 +7,11 @@
 import {
   allowsAnonymous,
   basePathOf,
+  bearerRealm,
   type DocumentedResponse,
   deprecationHeaders,
   documentedHeaderNames,
   documentedResponses,
-  isJsonObject,
   type LoadedSpec,
   type OpenApiDocument,
   operationDeprecation,
@@ -19,10 +19,11 @@ import {
   type RateLimitPolicy,
   rateLimitPolicy,
   requestBodyLimitBytes,
+  requestHeaderNames,
   type SpecOperation,
   specOperations,
 } from "@animal-store/openapi";
-import { contractErrorCodes } from "./error-codes.js";
+import { checkErrorCodes } from "./error-codes.js";
 
 /** What a deprecated operation's answers carry, and when it starts answering 410. */
 export interface CompiledDeprecation {
@@ -97,58 +98,11 @@ function compileDeprecation(
   };
 }
 
-/** Request headers a browser app needs to send: the credential, JSON bodies, header parameters. */
-function allowedRequestHeaders(spec: OpenApiDocument, operations: SpecOperation[]): string[] {
-  const headers = new Set<string>(["X-Request-Id"]);
-  const schemes = isJsonObject(spec.components?.securitySchemes)
-    ? spec.components.securitySchemes
-    : {};
-  for (const op of operations) {
-    for (const requirement of op.security) {
-      for (const name of Object.keys(requirement)) {
-        const scheme = schemes[name];
-        if (isJsonObject(scheme) && scheme.type === "http") headers.add("Authorization");
-        if (isJsonObject(scheme) && scheme.type === "apiKey" && scheme.in === "header") {
-          headers.add(String(scheme.name));
-        }
-      }
-    }
-    if (op.requestBody) headers.add("Content-Type");
-    for (const parameter of op.parameters) {
-      if (parameter.in === "header") headers.add(String(parameter.name));
-    }
-  }
-  return [...headers];
-}
-
-/**
- * The security schemes the engine can check: HTTP bearer. Anything else fails the start. Returns
- * the realm of the bearer challenge.
- */
-function bearerRealm(spec: OpenApiDocument, operations: SpecOperation[]): string {
-  let realm: string | undefined;
-  const schemes = isJsonObject(spec.components?.securitySchemes)
-    ? spec.components.securitySchemes
-    : {};
-  for (const op of operations) {
-    for (const name of op.security.flatMap((requirement) => Object.keys(requirement))) {
-      const scheme = schemes[name];
-      if (!isJsonObject(scheme) || scheme.type !== "http" || scheme.scheme !== "bearer") {
-        throw new Error(
-          `${op.operationId}: security scheme "${name}" is not an HTTP bearer scheme, the only kind this server checks`,
-        );
-      }
-      if (typeof scheme["x-realm"] === "string") realm ??= scheme["x-realm"];
-    }
-  }
-  return realm ?? spec.info.title;
-}
-
 /** Compiles the bundled contract; throws a message naming the part of the spec at fault. */
 export function compileContract({ spec, text }: LoadedSpec): Contract {
   const operations = routedOperations(spec);
   const realm = bearerRealm(spec, operations);
-  contractErrorCodes(spec, operations);
+  checkErrorCodes(spec, operations);
   const compiled = operations.map(
     (operation): ServedOperation => ({
       ...operation,
@@ -173,7 +127,8 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
       exposedHeaders: [
         ...new Set([...documentedHeaderNames(spec, operations), "X-Request-Id", "Date"]),
       ],
-      allowedHeaders: allowedRequestHeaders(spec, operations),
+      // Besides the contract's request headers: the request id a client may send to be echoed.
+      allowedHeaders: ["X-Request-Id", ...requestHeaderNames(spec, operations)],
     },
   };
 }
