@@ -133,7 +133,7 @@ describe("unexpected failures", () => {
     );
     const secret = "boom in /srv/app/internal.ts";
     const broken = await startTestApp({
-      overrides: { logger },
+      logger,
       store: storeWith(app.store, {
         listPets: () => Promise.reject(new TypeError(secret)),
       }),

@@ -8,11 +8,10 @@
 // send early and draw 429s. Node stamps `Date` from the real clock, not the server's injected
 // one; a server whose clock is behind stamps its own time, so the test's fetch puts the server's
 // time in `Date`, as such a server would send it.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningServer, startServer } from "@animal-store/server";
+import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
+import { animalStore, type Store } from "@animal-store/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AnimalStoreClientOptions,
@@ -33,10 +32,9 @@ const CALLERS = 10;
 // Seconds of the server's minute left when the test starts: enough to send a minute's quota.
 const SECONDS_LEFT = 8;
 
-const dataDir = mkdtempSync(join(tmpdir(), "animal-store-client-pacing-"));
 const skewMs = serverBehindBy(Date.now());
 const serverClock = () => Date.now() - skewMs;
-let server: RunningServer;
+let server: ScratchServer<Store>;
 
 /** How far behind the client the server's clock runs: its minute ends SECONDS_LEFT s from now. */
 function serverBehindBy(now: number): number {
@@ -75,27 +73,17 @@ async function fire(
 }
 
 beforeAll(async () => {
-  server = await startServer(
-    {
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      DATABASE_URL: `file:${join(dataDir, "pets.db")}`,
-    },
-    { clock: serverClock },
-  );
+  server = await startScratchServer(animalStore, { name: "client-pacing", clock: serverClock });
 }, 30_000);
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("pacing on the real server, Free key", () => {
   const clientFor = (apiKey: string, seen: number[], extra: Partial<AnimalStoreClientOptions>) =>
     createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: server.apiUrl,
       apiKey,
       fetch: serverDatedFetch(seen),
       onDeprecation: () => undefined,
