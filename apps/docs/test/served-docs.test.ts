@@ -48,7 +48,10 @@ describe.skipIf(!browserService.available)(
       const response = await page.goto(docsUrl);
       expect(response?.status()).toBe(200);
       await expect(page.title()).resolves.toBe(spec.info.title);
-      await page.getByText(operations()[0]?.op.tags[0], { exact: true }).first().click();
+      await page
+        .getByText(operations()[0]?.op.tags[0] ?? "", { exact: true })
+        .first()
+        .click();
       for (const { op } of operations()) {
         await page.getByText(op.summary, { exact: true }).first().waitFor();
       }
