@@ -1,8 +1,8 @@
 /**
  * Structured JSON logs (pino) on stdout, written asynchronously in batches: lines collect in a
  * buffer that is written once it holds 4 KiB, every 250 ms, and at exit (pino's "asynchronous
- * logging"). A write per line cost about 5 µs a request under load (bench). A process killed
- * with SIGKILL loses at most the last 250 ms of lines.
+ * logging"): a write per line was a measurable share of a request under load (apps/bench/README.md).
+ * A process killed with SIGKILL loses at most the last 250 ms of lines.
  */
 import { type Logger, pino } from "pino";
 import type { AppConfig } from "./config.js";

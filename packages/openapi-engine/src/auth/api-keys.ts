@@ -22,7 +22,7 @@ export interface NewKeyOptions {
 
 /** SHA-256 of a plaintext key, hex: what the database stores and searches by. */
 export function hashApiKey(plaintextKey: string): string {
-  // The one-shot form: about 0.3 µs against 0.7 µs for createHash().update().digest().
+  // The one-shot form: it skips the Hash object createHash().update().digest() allocates.
   return hash("sha256", plaintextKey, "hex");
 }
 

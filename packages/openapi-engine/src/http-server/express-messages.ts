@@ -13,8 +13,7 @@
  * request then shares one hidden class, sized by V8 for the properties it gets, and so does every
  * response. The methods each object sees are Express's and Node's, as before.
  *
- * Bench (README "Benchmarks"): GET /v1/pets?limit=20 about 1.6x the requests per second of the
- * build before, POST 2x.
+ * This bought more than any other change to the server (apps/bench/README.md).
  */
 import { IncomingMessage, ServerResponse } from "node:http";
 import type { Express } from "express";

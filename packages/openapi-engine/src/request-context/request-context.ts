@@ -29,7 +29,7 @@ function pathOf(url: string): string {
 export function requestContext(logger: Logger) {
   const logRequests = logger.isLevelEnabled("info");
   // The access line is built below from fixed fields (never headers or the query string), so it
-  // skips the logger's redaction, which cost as much as writing the line (bench: ~4 µs a request).
+  // skips the logger's redaction, which cost as much as writing the line (apps/bench/README.md).
   const accessLog = logger.child({}, { redact: [] });
   // One listener for every response (no closure or once-wrapper per request); what it logs
   // comes from res.locals, the caller's key as far as a later step identified it.
