@@ -53,7 +53,7 @@ if (!flags["no-server"]) {
     env,
     address: { host: reachable(config.host), port: config.port },
     preload: [layout.serverPreload],
-    code: [layout.serverDist],
+    code: [layout.serverDist, layout.engineDist],
     standby,
   });
 }
