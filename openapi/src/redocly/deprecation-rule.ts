@@ -2,7 +2,7 @@
  * `spec-facts/deprecation`: a deprecated operation's dates are stated once, in `x-deprecated-since`
  * and `x-sunset` (the bundle writes the headers from them). The rule checks that they can be read,
  * that the deprecation does not come after the sunset, that every date the prose says about the
- * operation (its texts and examples, and the paragraphs of `info.description` naming it) is one of
+ * operation (its texts and examples, and the sentences of `info.description` naming it) is one of
  * the two, and that no response of an operation that is not deprecated declares the headers
  * only deprecated operations are sent.
  */
@@ -11,12 +11,13 @@ import { operationDeprecation } from "../extensions.js";
 import { type SpecOperation, specOperations } from "../operations.js";
 import type { SpecPath } from "../source-lines.js";
 import { datePart, proseDates } from "./prose-dates.js";
+import { sentences } from "./prose-text.js";
 import { rootRule, type SpecReporter } from "./report.js";
 import { follow, operationPath, texts } from "./spec-walk.js";
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** The texts about `operation`: its own, its shared responses', and info's paragraphs naming it. */
+/** The texts about `operation`: its own, its shared responses', and info's sentences naming it. */
 function* textsAbout(
   facts: SpecReporter,
   operation: SpecOperation,
@@ -32,14 +33,12 @@ function* textsAbout(
     seen.add(shared.path.join("/"));
     for (const [text, path] of texts(shared.node, shared.path)) yield [text, path, 0];
   }
-  // `GET /pets` must not match a paragraph about `GET /pets/{petId}`.
+  // `GET /pets` must not match a sentence about `GET /pets/{petId}`.
   const naming = new RegExp(
     `(${escaped(`${operation.method} ${operation.path}`)}|\\b${escaped(operation.operationId)})(?![\\w/{])`,
   );
-  let start = 0;
-  for (const paragraph of String(facts.spec.info.description ?? "").split("\n\n")) {
-    if (naming.test(paragraph)) yield [paragraph, ["info", "description"], start];
-    start += paragraph.split("\n").length + 1;
+  for (const sentence of sentences(String(facts.spec.info.description ?? ""))) {
+    if (naming.test(sentence.raw)) yield [sentence.raw, ["info", "description"], sentence.line];
   }
 }
 
