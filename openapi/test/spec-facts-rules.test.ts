@@ -160,6 +160,14 @@ const cases: Case[] = [
   ],
   [
     "spec-facts/quoted-values",
+    "the servers under /v2, the prose unchanged",
+    (s) => {
+      for (const server of s.servers) server.url = server.url.replace(/\/v1$/, "/v2");
+    },
+    ["ends with `/v1`", "url: https://{host}/v2"],
+  ],
+  [
+    "spec-facts/quoted-values",
     "names of at most 50 characters, the description unchanged",
     (s) => {
       s.components.schemas.PetName.maxLength = 50;

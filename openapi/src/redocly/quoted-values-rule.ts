@@ -2,11 +2,13 @@
  * `spec-facts/quoted-values`: numbers the prose and the error examples quote from elsewhere in the
  * spec must be the spec's. An example message quoting a constraint (`query/limit must be <= 100`)
  * agrees with the schema it names; a text about the body's size agrees with
- * `info.x-request-body-limit-bytes`; a text about the ban agrees with `info.x-rate-limit-ban`; a
+ * `info.x-request-body-limit-bytes`; a text about the ban agrees with `info.x-rate-limit-ban`; one
+ * saying which path every address ends with agrees with the servers; a
  * description saying "from 1 to 100" or "1 to 100 characters" agrees with its own schema's bounds.
  * Each difference names the text's line and the value's line.
  */
 import { isJsonObject, type JsonObject } from "../document.js";
+import { basePathOf } from "../extensions.js";
 import { specOperations } from "../operations.js";
 import type { SpecPath } from "../source-lines.js";
 import { proseNumber } from "./prose-text.js";
@@ -82,6 +84,20 @@ function checkQuotes(facts: SpecReporter, text: string, path: SpecPath) {
   });
 }
 
+/** "every address ends with `/v1`": the base path the servers give. */
+function checkBasePath(facts: SpecReporter, text: string, path: SpecPath) {
+  text.split("\n").forEach((line, index) => {
+    for (const [written, said] of line.matchAll(/\bends? with `(\/[\w.~-]*)`/g)) {
+      const stated = basePathOf(facts.spec);
+      if (said === stated) continue;
+      facts.report(
+        path,
+        `"${written}" (${facts.atText(path, index)}) is not the base path of the servers, ${stated || "none"} (${facts.at(["servers", 0, "url"])}).`,
+      );
+    }
+  });
+}
+
 /** "from 1 to 100" and "1 to 100 characters" in a description, against its own schema. */
 function checkOwnBounds(facts: SpecReporter, holder: JsonObject, path: SpecPath) {
   const text = String(holder.description);
@@ -123,6 +139,7 @@ function* described(node: unknown, path: SpecPath): Generator<[JsonObject, SpecP
 export const quotedValuesRule = rootRule((facts) => {
   for (const [holder, path] of described(facts.spec, [])) {
     checkQuotes(facts, String(holder.description), [...path, "description"]);
+    checkBasePath(facts, String(holder.description), [...path, "description"]);
     if (path.length > 0) checkOwnBounds(facts, holder, path);
   }
   const seen = new Set<string>();
