@@ -1,9 +1,10 @@
 // Proves each assertion rule of redocly.yaml (the `rule/...` ones and the recommended rules this
-// project relies on): a copy of the real spec with one promise broken must make `redocly lint`
-// fail naming that rule, and the real spec must pass. The spec-facts plugin's rules have their
-// own suite (spec-facts-rules.test.ts).
+// project relies on) and spec-facts/server-statuses (every status the server can send is declared,
+// the report saying why): a copy of the real spec with one promise broken must make `redocly lint`
+// fail naming that rule, and the real spec must pass. The spec-facts rules that compare a fact's
+// copies have their own suite (spec-facts-rules.test.ts).
 import { afterAll, describe, expect, it } from "vitest";
-import { lintScratch, mutated, original } from "./lint.js";
+import { lintScratch, mutated, original, reportsOf } from "./lint.js";
 import type { Json } from "./spec.js";
 
 const scratch = lintScratch();
@@ -11,6 +12,19 @@ afterAll(() => scratch.remove());
 
 const listPets = (spec: Json) => spec.paths["/pets"].get;
 const getPet = (spec: Json) => spec.paths["/pets/{petId}"].get;
+const createPet = (spec: Json) => spec.paths["/pets"].post;
+
+const statuses = "spec-facts/server-statuses";
+const missing: [string, (spec: Json) => Json, string][] = [
+  ["400", listPets, "listPets"],
+  ["401", listPets, "listPets"],
+  ["429", listPets, "listPets"],
+  ["500", listPets, "listPets"],
+  ["503", getPet, "getPet"],
+  ["410", getPet, "getPet"],
+  ["413", createPet, "createPet"],
+  ["415", createPet, "createPet"],
+];
 
 const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
   [
@@ -141,5 +155,30 @@ describe("redocly lint rules", () => {
     const result = await scratch.lint(why, mutated(edit));
     expect(result.ok).toBe(false);
     expect(result.output).toContain(rule);
+  });
+
+  it.concurrent.each(missing)(`${statuses} fails on a missing %s (%s)`, async (status, op, id) => {
+    const result = await scratch.lint(
+      `no-${status}`,
+      mutated((s) => delete op(s).responses[status]),
+    );
+    expect(result.ok).toBe(false);
+    const reports = reportsOf(result.output, statuses);
+    expect(reports, result.output).toHaveLength(1);
+    expect(reports[0]).toMatch(
+      new RegExp(`${id} \\(openapi\\.yaml:\\d+\\) must declare a ${status} response, because `),
+    );
+  });
+
+  it.concurrent(`${statuses} fails on a new operation without parameters that has no 400`, async () => {
+    const source = mutated((s) => {
+      const { parameters: _, ...op } = structuredClone(listPets(s));
+      delete op.responses["400"];
+      s.paths["/categories"] = { get: { ...op, operationId: "listCategories" } };
+    });
+    const reports = reportsOf((await scratch.lint("categories", source)).output, statuses);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toContain("listCategories");
+    expect(reports[0]).toContain("an unknown query parameter is refused with 400");
   });
 });

@@ -1,7 +1,8 @@
 // Proves each rule of the spec-facts plugin (src/redocly/) on a planted edit of a copy of the real
 // spec: lint fails naming the rule, and the reports name the places of the fact as file:line, both
-// of them where a fact is stated twice (each named line holds what the case lists); a missing
-// status is reported with the reason the server can send it. Edits that keep the copies in step pass.
+// of them where a fact is stated twice (each named line holds what the case lists). Edits that
+// keep the copies in step pass. The rule requiring the statuses the server can send
+// (spec-facts/server-statuses) is shown with the assertion rules, in lint-rules.test.ts.
 import { afterAll, describe, expect, it } from "vitest";
 import { lintScratch, mutated, reportsOf } from "./lint.js";
 import type { Json } from "./spec.js";
@@ -10,7 +11,6 @@ const scratch = lintScratch();
 afterAll(() => scratch.remove());
 
 const listPets = (spec: Json) => spec.paths["/pets"].get;
-const createPet = (spec: Json) => spec.paths["/pets"].post;
 const getPet = (spec: Json) => spec.paths["/pets/{petId}"].get;
 const prose = (spec: Json, from: string, to: string) => {
   if (!spec.info.description.includes(from)) throw new Error(`the prose has no "${from}"`);
@@ -19,18 +19,6 @@ const prose = (spec: Json, from: string, to: string) => {
 
 /** A planted edit: the rule it breaks, and what the lines a report names must hold. */
 type Case = [rule: string, edit: string, change: (spec: Json) => void, lines: string[]];
-
-const statuses = "spec-facts/server-statuses";
-const missing: [string, (spec: Json) => Json, string][] = [
-  ["400", listPets, "listPets"],
-  ["401", listPets, "listPets"],
-  ["429", listPets, "listPets"],
-  ["500", listPets, "listPets"],
-  ["503", getPet, "getPet"],
-  ["410", getPet, "getPet"],
-  ["413", createPet, "createPet"],
-  ["415", createPet, "createPet"],
-];
 
 const cases: Case[] = [
   [
@@ -187,31 +175,6 @@ const namedLines = (source: string, report: string) =>
   [...report.matchAll(/openapi\.yaml:(\d+)/g)].map(([, n]) => source.split("\n")[Number(n) - 1]);
 
 describe("spec-facts rules", () => {
-  it.concurrent.each(missing)(`${statuses} fails on a missing %s (%s)`, async (status, op, id) => {
-    const result = await scratch.lint(
-      `no-${status}`,
-      mutated((s) => delete op(s).responses[status]),
-    );
-    expect(result.ok).toBe(false);
-    const reports = reportsOf(result.output, statuses);
-    expect(reports, result.output).toHaveLength(1);
-    expect(reports[0]).toMatch(
-      new RegExp(`${id} \\(openapi\\.yaml:\\d+\\) must declare a ${status} response, because `),
-    );
-  });
-
-  it.concurrent(`${statuses} fails on a new operation without parameters that has no 400`, async () => {
-    const source = mutated((s) => {
-      const { parameters: _, ...op } = structuredClone(listPets(s));
-      delete op.responses["400"];
-      s.paths["/categories"] = { get: { ...op, operationId: "listCategories" } };
-    });
-    const reports = reportsOf((await scratch.lint("categories", source)).output, statuses);
-    expect(reports).toHaveLength(1);
-    expect(reports[0]).toContain("listCategories");
-    expect(reports[0]).toContain("an unknown query parameter is refused with 400");
-  });
-
   it.concurrent.each(cases)(
     "%s fails on %s, naming both places",
     async (rule, _why, change, lines) => {
