@@ -1,9 +1,9 @@
 /**
  * @animal-store/openapi: the contract's one reader. Loading the bundle, the operation list (with
  * the one list of HTTP methods), `$ref` resolution, path templates, documented responses, the
- * security schemes, the documented error codes, example requests and the extensions that carry
- * behaviour. The server, the mock, the generators and the tests all read
- * the contract through these functions rather than walking it themselves.
+ * security schemes, the documented error codes, example requests, the extensions that carry
+ * behaviour and the statuses the server can send. The engine, the mock, the generators and the
+ * tests all read the contract through these functions rather than walking it themselves.
  */
 export {
   deref,
@@ -43,3 +43,9 @@ export {
   responseForStatus,
 } from "./responses.js";
 export { bearerRealm, requestHeaderNames, securitySchemes } from "./security.js";
+export {
+  declaresStatus,
+  SERVER_STATUSES,
+  type ServerStatus,
+  undeclaredStatuses,
+} from "./server-statuses.js";

@@ -31,6 +31,9 @@ export type EngineErrorCode = keyof typeof STATUS_OF;
 /** Every code the engine answers requests with. */
 export const ENGINE_ERROR_CODES = Object.keys(STATUS_OF) as EngineErrorCode[];
 
+/** The status of each code the engine answers requests with. */
+export const ENGINE_ERROR_STATUS: Readonly<Record<EngineErrorCode, number>> = STATUS_OF;
+
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 
 /** The one error type of the engine: a code, its status, a message, and headers to answer with. */

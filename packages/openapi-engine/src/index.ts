@@ -30,6 +30,7 @@ export type {
 export {
   CONNECTION_ERROR_CODES,
   ENGINE_ERROR_CODES,
+  ENGINE_ERROR_STATUS,
   EngineError,
   type EngineErrorCode,
   engineErrors,

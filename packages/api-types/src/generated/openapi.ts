@@ -136,9 +136,22 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                Deprecation: components["headers"]["Deprecation"];
-                Sunset: components["headers"]["Sunset"];
-                Link: components["headers"]["Link"];
+                /**
+                 * @description RFC 9745: the operation is deprecated since this instant (its
+                 *     `x-deprecated-since`), as `@` followed by Unix seconds.
+                 * @example @1767225600
+                 */
+                Deprecation: "@1767225600";
+                /**
+                 * @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date.
+                 * @example Thu, 05 Dec 2030 00:00:00 GMT
+                 */
+                Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+                /**
+                 * @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`.
+                 * @example </v1/pets>; rel="successor-version"
+                 */
+                Link: string;
                 [name: string]: unknown;
             };
             content: {
@@ -282,23 +295,12 @@ export interface components {
         "Retry-After": number;
         /**
          * @description RFC 9745: the operation is deprecated since this instant (its
-         *     `x-deprecated-since`), as `@` followed by Unix seconds; for `getPet`,
-         *     2026-01-01T00:00:00Z.
-         * @example @1767225600
+         *     `x-deprecated-since`), as `@` followed by Unix seconds.
          */
         Deprecation: string;
-        /**
-         * @description RFC 8594: the operation is removed at this instant, its `x-sunset`:
-         *     5 December 2030 00:00:00 UTC for `getPet` (another deprecated operation
-         *     declares a `Sunset` header with its own date).
-         * @example Thu, 05 Dec 2030 00:00:00 GMT
-         */
-        Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
-        /**
-         * @description RFC 8288: the replacement operation (its `x-replacement`), with
-         *     `rel="successor-version"`; for `getPet`, `GET /pets` with the `status` filter.
-         * @example </v1/pets>; rel="successor-version"
-         */
+        /** @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date. */
+        Sunset: string;
+        /** @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`. */
         Link: string;
         /**
          * @description The bearer challenge, with `error="invalid_token"` when a key was sent but not accepted.
@@ -398,9 +400,22 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /**
+                     * @description RFC 9745: the operation is deprecated since this instant (its
+                     *     `x-deprecated-since`), as `@` followed by Unix seconds.
+                     * @example @1767225600
+                     */
+                    Deprecation: "@1767225600";
+                    /**
+                     * @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /**
+                     * @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`.
+                     * @example </v1/pets>; rel="successor-version"
+                     */
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -416,9 +431,22 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /**
+                     * @description RFC 9745: the operation is deprecated since this instant (its
+                     *     `x-deprecated-since`), as `@` followed by Unix seconds.
+                     * @example @1767225600
+                     */
+                    Deprecation: "@1767225600";
+                    /**
+                     * @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /**
+                     * @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`.
+                     * @example </v1/pets>; rel="successor-version"
+                     */
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -432,9 +460,22 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /**
+                     * @description RFC 9745: the operation is deprecated since this instant (its
+                     *     `x-deprecated-since`), as `@` followed by Unix seconds.
+                     * @example @1767225600
+                     */
+                    Deprecation: "@1767225600";
+                    /**
+                     * @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /**
+                     * @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`.
+                     * @example </v1/pets>; rel="successor-version"
+                     */
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
