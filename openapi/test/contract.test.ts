@@ -268,10 +268,45 @@ describe("nothing marked 'not shown' is invented", () => {
     expect(spec.webhooks).toBeUndefined();
     for (const { op: operation } of operations()) expect(operation.callbacks).toBeUndefined();
   });
-  it("has no paging controls beyond limit", () => {
-    const params = op("/pets", "get")
-      .parameters.map(deref)
-      .map((p: { name: string }) => p.name);
-    expect(params.sort()).toEqual(["limit", "status"]);
+  it("pages only through limit and the cursor of a next link: no offset, page number or total", () => {
+    const list = op("/pets", "get");
+    const params = list.parameters.map(deref).map((p: { name: string }) => p.name);
+    const cursor = list["x-pagination"].cursorParameter;
+    expect(params.sort()).toEqual(["limit", "status", cursor].sort());
+    expect(Object.keys(list.responses["200"].headers)).toContain("Link");
+    expect(deref(list.responses["200"].headers.Link).required).toBe(false);
+  });
+});
+
+describe("paging (the list is described as paginated; its controls are ours)", () => {
+  const list = () => op("/pets", "get");
+  const limit = () => deref(list().parameters.find((p: Json) => deref(p).name === "limit")).schema;
+  it("keeps the body a bare Pets array, never longer than limit's maximum", () => {
+    expect(responseOf("/pets", "get", "200").content["application/json"].schema.$ref).toBe(
+      "#/components/schemas/Pets",
+    );
+    expect(schema("Pets").type).toBe("array");
+    expect(schema("Pets").maxItems).toBe(limit().maximum);
+  });
+  it("declares the cursor as an opaque base64url string, with examples the Link example uses", () => {
+    const name = list()["x-pagination"].cursorParameter;
+    const cursor = deref(list().parameters.find((p: Json) => deref(p).name === name));
+    expect(cursor).toMatchObject({ in: "query", required: false });
+    expect(cursor.schema).toMatchObject({ type: "string", pattern: "^[A-Za-z0-9_-]+$" });
+    const examples = Object.values(cursor.examples).map((e: Json) => deref(e).value);
+    expect(examples.length).toBeGreaterThan(1);
+    const link = deref(responseOf("/pets", "get", "200").headers.Link);
+    expect(link.example).toMatch(new RegExp(`^<\\?[^>]*${name}=${examples[0]}[^>]*>; rel="next"$`));
+    expect(link.example).toMatch(new RegExp(link.schema.pattern));
+  });
+  it("gives each bad cursor a code of its own, in the Error enum and the error table", () => {
+    const examples = responseOf("/pets", "get", "400").content["application/json"].examples;
+    const codes = Object.values(examples).map((e: Json) => deref(e).value.code);
+    const cursorCodes = codes.filter((code: string) => code !== "validation_failed");
+    expect(cursorCodes.length).toBe(2);
+    for (const code of cursorCodes) {
+      expect(schema("Error").properties.code.enum).toContain(code);
+      expect(spec.info.description).toContain(`| \`${code}\` | 400 |`);
+    }
   });
 });

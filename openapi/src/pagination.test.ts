@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import type { JsonObject } from "./document.js";
+import { loadBundledSpec } from "./load.js";
+import { operationById, specOperations } from "./operations.js";
+import { operationPagination } from "./pagination.js";
+
+const { spec } = loadBundledSpec();
+const operations = specOperations(spec);
+const paged = operations.filter((op) => op.operation["x-pagination"] !== undefined);
+
+describe("operationPagination", () => {
+  it("reads the cursor parameter of every operation with x-pagination, and none of the others", () => {
+    expect(paged.length).toBeGreaterThan(0);
+    for (const op of operations) {
+      const raw = op.operation["x-pagination"] as JsonObject | undefined;
+      expect(operationPagination(spec, op)).toEqual(
+        raw === undefined ? undefined : { cursorParameter: raw.cursorParameter },
+      );
+    }
+  });
+
+  it("refuses an extension that names no optional query parameter, or a response without Link", () => {
+    const op = operationById(operations, paged[0]?.operationId ?? "");
+    const edited = (pagination: unknown, parameters = op.parameters) => ({
+      ...op,
+      parameters,
+      operation: { ...op.operation, "x-pagination": pagination },
+    });
+    expect(() => operationPagination(spec, edited({ cursorParameter: "nope" }))).toThrow(
+      /x-pagination.cursorParameter must name an optional query parameter/,
+    );
+    expect(() => operationPagination(spec, edited("cursor"))).toThrow(/x-pagination/);
+    const name = String((op.operation["x-pagination"] as JsonObject).cursorParameter);
+    const required = op.parameters.map((p) => (p.name === name ? { ...p, required: true } : p));
+    expect(() => operationPagination(spec, edited({ cursorParameter: name }, required))).toThrow(
+      /optional query parameter/,
+    );
+    const withoutLink = {
+      ...edited({ cursorParameter: name }),
+      operation: { ...op.operation, responses: { "200": { description: "no headers" } } },
+    };
+    expect(() => operationPagination(spec, withoutLink)).toThrow(/must declare the Link header/);
+  });
+});

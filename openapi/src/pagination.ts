@@ -1,0 +1,38 @@
+/**
+ * Which operations answer in pages, read from their `x-pagination` extension: the query
+ * parameter that carries the opaque cursor of a page's RFC 8288 `Link: <...>; rel="next"`.
+ * The reader checks the extension against the operation, so a bad edit fails where it is read.
+ */
+import { isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
+import type { SpecOperation } from "./operations.js";
+import { documentedResponses } from "./responses.js";
+
+/** How an operation pages. */
+export interface OperationPagination {
+  /** The optional query parameter a `next` link sets (`cursor`); a client never makes one up. */
+  cursorParameter: string;
+}
+
+/**
+ * The pagination of `operation`, or undefined when it has no `x-pagination`. Throws, naming the
+ * operation, when the extension names no optional query parameter of it, or when its success
+ * response declares no `Link` header for the `next` link.
+ */
+export function operationPagination(
+  spec: OpenApiDocument,
+  operation: Pick<SpecOperation, "operationId" | "operation" | "parameters">,
+): OperationPagination | undefined {
+  const raw = operation.operation["x-pagination"];
+  if (raw === undefined) return undefined;
+  const where = `${operation.operationId}: x-pagination`;
+  const name = isJsonObject(raw) ? raw.cursorParameter : undefined;
+  const parameter = operation.parameters.find((p: JsonObject) => p.name === name);
+  if (typeof name !== "string" || parameter?.in !== "query" || parameter.required === true) {
+    throw new Error(`${where}.cursorParameter must name an optional query parameter`);
+  }
+  const success = documentedResponses(spec, operation).find((r) => /^2\d\d$/.test(r.status));
+  if (!success?.headers.some((h) => h.name.toLowerCase() === "link")) {
+    throw new Error(`${where}: its success response must declare the Link header`);
+  }
+  return { cursorParameter: name };
+}
