@@ -167,7 +167,7 @@ export function createTransport(
             continue;
           }
         }
-        recordSentCall(response, { operationId, requestId, attempts, rateLimit });
+        recordSentCall(response, { operationId, requestId, attempts, rateLimit, url });
         return response;
       }
     } finally {
