@@ -288,11 +288,12 @@ describe("paging (the list is described as paginated; its controls are ours)", (
     expect(schema("Pets").type).toBe("array");
     expect(schema("Pets").maxItems).toBe(limit().maximum);
   });
-  it("declares the cursor as an opaque base64url string, with examples the Link example uses", () => {
+  it("declares the cursor as an opaque string, with examples the Link example uses", () => {
     const name = list()["x-pagination"].cursorParameter;
     const cursor = deref(list().parameters.find((p: Json) => deref(p).name === name));
     expect(cursor).toMatchObject({ in: "query", required: false });
-    expect(cursor.schema).toMatchObject({ type: "string", pattern: "^[A-Za-z0-9_-]+$" });
+    // Open on purpose: every bad cursor reaches the server's own check and gets a cursor code.
+    expect(cursor.schema).toEqual({ type: "string", minLength: 1 });
     const examples = Object.values(cursor.examples).map((e: Json) => deref(e).value);
     expect(examples.length).toBeGreaterThan(1);
     const link = deref(responseOf("/pets", "get", "200").headers.Link);

@@ -259,9 +259,12 @@ export interface components {
          * @description Where the page starts: the opaque value a previous page's
          *     `Link: <...>; rel="next"` carries (see Paging). Without it, the first
          *     page. Take it from that link only, and send it with the same `status`
-         *     filter: a cursor that is not one the service issued gets `400`
-         *     `invalid_cursor`, one made for another filter `400`
-         *     `cursor_filter_mismatch`.
+         *     filter. Any other text (made up, truncated, edited, whatever its
+         *     length or characters) gets `400` `invalid_cursor`, and a cursor made
+         *     for another filter `400` `cursor_filter_mismatch`: the schema leaves
+         *     the text open on purpose, so every bad cursor gets one of those two
+         *     codes rather than `validation_failed` (reserved characters such as
+         *     `+` or `/` included, unencoded or not).
          */
         Cursor: string;
         /** @description The identifier of the animal. */
@@ -349,9 +352,12 @@ export interface operations {
                  * @description Where the page starts: the opaque value a previous page's
                  *     `Link: <...>; rel="next"` carries (see Paging). Without it, the first
                  *     page. Take it from that link only, and send it with the same `status`
-                 *     filter: a cursor that is not one the service issued gets `400`
-                 *     `invalid_cursor`, one made for another filter `400`
-                 *     `cursor_filter_mismatch`.
+                 *     filter. Any other text (made up, truncated, edited, whatever its
+                 *     length or characters) gets `400` `invalid_cursor`, and a cursor made
+                 *     for another filter `400` `cursor_filter_mismatch`: the schema leaves
+                 *     the text open on purpose, so every bad cursor gets one of those two
+                 *     codes rather than `validation_failed` (reserved characters such as
+                 *     `+` or `/` included, unencoded or not).
                  */
                 cursor?: components["parameters"]["Cursor"];
             };

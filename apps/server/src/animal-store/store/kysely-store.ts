@@ -12,6 +12,18 @@ import { toPet, toPets, toRow } from "./pet-rows.js";
 import type { Database, PetsTable } from "./schema.js";
 import type { PetQuery, Store } from "./types.js";
 
+/**
+ * The query of one page of pets. A keyset seek: with the (status, id) index, or the primary key
+ * without a filter, a page deep in the list reads as few rows as the first one (no offset to skip
+ * through, no sort). Exported so the suites can ask each engine for its plan.
+ */
+export function petsPageQuery(db: Kysely<Database>, { limit, status, afterId }: PetQuery) {
+  let query = db.selectFrom("pets").selectAll();
+  if (status !== undefined) query = query.where("status", "=", status);
+  if (afterId !== undefined) query = query.where("id", ">", afterId);
+  return query.orderBy("id").limit(limit);
+}
+
 /** A Store over any Kysely dialect whose schema `petStoreMigrations` created. */
 export class KyselyStore implements Store {
   private readonly keys: ApiKeyStore;
@@ -25,16 +37,10 @@ export class KyselyStore implements Store {
     this.keys = kyselyApiKeyStore(db as unknown as Kysely<Pick<Database, "api_keys">>);
   }
 
-  listPets({ limit, status, afterId }: PetQuery): Promise<Pet[]> {
-    return classified(this.classify, async () => {
-      let query = this.db.selectFrom("pets").selectAll();
-      if (status !== undefined) query = query.where("status", "=", status);
-      // A keyset seek: with the (status, id) index, or the primary key without a filter, a page
-      // deep in the list reads as few rows as the first one (no offset to skip through).
-      if (afterId !== undefined) query = query.where("id", ">", afterId);
-      const rows = await query.orderBy("id").limit(limit).execute();
-      return toPets(rows);
-    });
+  listPets(query: PetQuery): Promise<Pet[]> {
+    return classified(this.classify, async () =>
+      toPets(await petsPageQuery(this.db, query).execute()),
+    );
   }
 
   /**
