@@ -137,8 +137,8 @@ export function clientSample(
     const call = `for await (const { data, meta } of client.pages(${JSON.stringify(template)}`;
     return [
       ...preamble,
-      '// Every page, first to last: each response\'s Link rel="next" is followed until none.',
-      "// A page that fails throws an ApiError.",
+      '// Every page, following each Link rel="next";',
+      "// a page that fails throws an ApiError.",
       ...(lines.length > 0 ? [`${call}, {`, ...lines, "})) {"] : [`${call})) {`]),
       "  console.log(data, meta.rateLimit);",
       "}",
