@@ -1,9 +1,16 @@
 // Static checks of openapi/arazzo/*.arazzo.yaml that `redocly lint` does not make: every step names
 // an operation the contract has, and together the workflows still exercise what the issue asks
-// (create → get → list, auth failures, validation errors, a 429), so coverage cannot silently shrink.
+// (create → get → list, paging and its bad cursors, auth failures, validation errors, a 429), so
+// coverage cannot silently shrink.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadBundledSpec, specOperations } from "@animal-store/openapi";
+import {
+  deref,
+  type JsonObject,
+  loadBundledSpec,
+  operationPagination,
+  specOperations,
+} from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { arazzoDir } from "../src/contract-paths.js";
@@ -43,10 +50,11 @@ function exercised(): Set<string> {
 }
 
 describe("Arazzo workflows", () => {
-  it("exist: pets, auth failures, validation errors, rate limit", () => {
+  it("exist: pets, paging, auth failures, validation errors, rate limit", () => {
     expect(files.sort()).toEqual(
       expect.arrayContaining([
         "auth-failures.arazzo.yaml",
+        "paging.arazzo.yaml",
         "pets.arazzo.yaml",
         "rate-limit.arazzo.yaml",
         "validation-errors.arazzo.yaml",
@@ -72,6 +80,26 @@ describe("Arazzo workflows", () => {
         );
       }
     }
+  });
+
+  it("pin every bad-cursor code of the paged operation's 400 examples", () => {
+    const spec = loadBundledSpec().spec;
+    const paged = specOperations(spec).find((op) => operationPagination(spec, op));
+    if (!paged) throw new Error("the contract has no operation with x-pagination");
+    const bad = deref<JsonObject>(spec, (paged.operation.responses as JsonObject)["400"]);
+    const examples = (bad.content as Record<string, JsonObject>)["application/json"]?.examples;
+    const codes = Object.values(examples as Record<string, unknown>)
+      .map((example) => String((deref<JsonObject>(spec, example).value as JsonObject).code))
+      .filter((code) => code !== "validation_failed");
+    expect(codes.length).toBeGreaterThan(0);
+    const pinned = documents.flatMap(({ doc }) =>
+      doc.workflows
+        .flatMap((w) => w.steps)
+        .filter((step) => step.operationId?.endsWith(`.${paged.operationId}`))
+        .flatMap((step) => (step.successCriteria ?? []).map((c) => c.condition)),
+    );
+    for (const code of codes) expect(pinned).toContain(`$response.body#/code == '${code}'`);
+    expect(pinned.some((condition) => /rel="next"/.test(condition))).toBe(true);
   });
 
   it("together they pin the statuses the issue names for each operation", () => {

@@ -31,7 +31,8 @@ export function createHandlers(store: PetStore, contract: Contract): Handlers {
       );
       if (!page.ok) return reply(400, page.error);
       if (page.next === undefined) return reply(200, page.items);
-      const next = { ...query, limit, cursor: page.next } satisfies typeof query;
+      // limit first, the filter, the cursor last: the same link whatever order the request used.
+      const next = { limit, ...filter, cursor: page.next } satisfies typeof query;
       return reply(200, page.items, { Link: nextLink(next) });
     },
     /** Stores the validated body; 201 once the write is durable. */
