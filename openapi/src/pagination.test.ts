@@ -14,7 +14,9 @@ describe("operationPagination", () => {
     for (const op of operations) {
       const raw = op.operation["x-pagination"] as JsonObject | undefined;
       expect(operationPagination(spec, op)).toEqual(
-        raw === undefined ? undefined : { cursorParameter: raw.cursorParameter },
+        raw === undefined
+          ? undefined
+          : { cursorParameter: raw.cursorParameter, pageSizeParameter: raw.pageSizeParameter },
       );
     }
   });
@@ -26,17 +28,21 @@ describe("operationPagination", () => {
       parameters,
       operation: { ...op.operation, "x-pagination": pagination },
     });
-    expect(() => operationPagination(spec, edited({ cursorParameter: "nope" }))).toThrow(
+    const own = op.operation["x-pagination"] as JsonObject;
+    expect(() => operationPagination(spec, edited({ ...own, cursorParameter: "nope" }))).toThrow(
       /x-pagination.cursorParameter must name an optional query parameter/,
     );
+    expect(() =>
+      operationPagination(spec, edited({ cursorParameter: own.cursorParameter })),
+    ).toThrow(/x-pagination.pageSizeParameter must name an optional query parameter/);
     expect(() => operationPagination(spec, edited("cursor"))).toThrow(/x-pagination/);
-    const name = String((op.operation["x-pagination"] as JsonObject).cursorParameter);
+    const name = String(own.cursorParameter);
     const required = op.parameters.map((p) => (p.name === name ? { ...p, required: true } : p));
-    expect(() => operationPagination(spec, edited({ cursorParameter: name }, required))).toThrow(
+    expect(() => operationPagination(spec, edited(own, required))).toThrow(
       /optional query parameter/,
     );
     const withoutLink = {
-      ...edited({ cursorParameter: name }),
+      ...edited(own),
       operation: { ...op.operation, responses: { "200": { description: "no headers" } } },
     };
     expect(() => operationPagination(spec, withoutLink)).toThrow(/must declare the Link header/);

@@ -1,7 +1,9 @@
 /**
  * Which operations answer in pages, read from their `x-pagination` extension: the query
- * parameter that carries the opaque cursor of a page's RFC 8288 `Link: <...>; rel="next"`.
- * The reader checks the extension against the operation, so a bad edit fails where it is read.
+ * parameter that carries the opaque cursor of a page's RFC 8288 `Link: <...>; rel="next"`, and
+ * the one that sets the page size. A cursor is bound to every other query parameter (the
+ * filter); the page size may change from page to page. The reader checks the extension against
+ * the operation, so a bad edit fails where it is read.
  */
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
 import type { SpecOperation } from "./operations.js";
@@ -11,6 +13,8 @@ import { documentedResponses } from "./responses.js";
 export interface OperationPagination {
   /** The optional query parameter a `next` link sets (`cursor`); a client never makes one up. */
   cursorParameter: string;
+  /** The optional query parameter of the page size (`limit`), free to change between pages. */
+  pageSizeParameter: string;
 }
 
 /**
@@ -25,14 +29,19 @@ export function operationPagination(
   const raw = operation.operation["x-pagination"];
   if (raw === undefined) return undefined;
   const where = `${operation.operationId}: x-pagination`;
-  const name = isJsonObject(raw) ? raw.cursorParameter : undefined;
-  const parameter = operation.parameters.find((p: JsonObject) => p.name === name);
-  if (typeof name !== "string" || parameter?.in !== "query" || parameter.required === true) {
-    throw new Error(`${where}.cursorParameter must name an optional query parameter`);
-  }
+  const optionalQuery = (field: string): string => {
+    const name = isJsonObject(raw) ? raw[field] : undefined;
+    const parameter = operation.parameters.find((p: JsonObject) => p.name === name);
+    if (typeof name !== "string" || parameter?.in !== "query" || parameter.required === true) {
+      throw new Error(`${where}.${field} must name an optional query parameter`);
+    }
+    return name;
+  };
+  const cursorParameter = optionalQuery("cursorParameter");
+  const pageSizeParameter = optionalQuery("pageSizeParameter");
   const success = documentedResponses(spec, operation).find((r) => /^2\d\d$/.test(r.status));
   if (!success?.headers.some((h) => h.name.toLowerCase() === "link")) {
     throw new Error(`${where}: its success response must declare the Link header`);
   }
-  return { cursorParameter: name };
+  return { cursorParameter, pageSizeParameter };
 }
