@@ -1,8 +1,9 @@
 /**
  * @animal-store/openapi: the contract's one reader. Loading the bundle, the operation list (with
- * the one list of HTTP methods), `$ref` resolution, path templates, documented responses and the
- * extensions that carry behaviour. The server, the mock, the generators and the tests all read
- * the contract through these functions rather than walking it themselves.
+ * the one list of HTTP methods), `$ref` resolution, path templates, documented responses, the
+ * extensions that carry behaviour and the statuses the server can send. The server, the mock,
+ * the generators and the tests all read the contract through these functions rather than walking
+ * it themselves.
  */
 export {
   deref,
@@ -39,3 +40,9 @@ export {
   documentedResponses,
   responseForStatus,
 } from "./responses.js";
+export {
+  declaresStatus,
+  SERVER_STATUSES,
+  type ServerStatus,
+  undeclaredStatuses,
+} from "./server-statuses.js";

@@ -1,64 +1,32 @@
-// Proves each custom lint rule in redocly.yaml: a copy of the real spec with one promise broken
-// must make `redocly lint` fail naming that rule, and the real spec must pass.
-import { execFile } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { promisify } from "node:util";
+// Proves each assertion rule of redocly.yaml (the `rule/...` ones and the recommended rules this
+// project relies on) and spec-facts/server-statuses (every status the server can send is declared,
+// the report saying why): a copy of the real spec with one promise broken must make `redocly lint`
+// fail naming that rule, and the real spec must pass. The spec-facts rules that compare a fact's
+// copies have their own suite (spec-facts-rules.test.ts).
 import { afterAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { lintScratch, mutated, original, reportsOf } from "./lint.js";
 import type { Json } from "./spec.js";
 
-const run = promisify(execFile);
-const here = new URL("..", import.meta.url).pathname;
-const redocly = join(here, "node_modules/.bin/redocly");
-const original = readFileSync(join(here, "openapi.yaml"), "utf8");
-const scratch = mkdtempSync(join(tmpdir(), "animal-store-lint-"));
-copyFileSync(join(here, "redocly.yaml"), join(scratch, "redocly.yaml"));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** Lints `source` as openapi.yaml with the project's redocly.yaml; returns exit status and output. */
-async function lint(name: string, source: string): Promise<{ ok: boolean; output: string }> {
-  const dir = mkdtempSync(join(scratch, `${name}-`));
-  copyFileSync(join(scratch, "redocly.yaml"), join(dir, "redocly.yaml"));
-  writeFileSync(join(dir, "openapi.yaml"), source);
-  try {
-    const { stdout, stderr } = await run(redocly, ["lint", "openapi.yaml", "--format=stylish"], {
-      cwd: dir,
-      env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-    });
-    return { ok: true, output: stdout + stderr };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string };
-    return { ok: false, output: failed.stdout + failed.stderr };
-  }
-}
-
-/** The real spec with one edit applied. */
-function mutated(edit: (spec: Json) => void): string {
-  const spec = parse(original);
-  edit(spec);
-  return stringify(spec);
-}
+const scratch = lintScratch();
+afterAll(() => scratch.remove());
 
 const listPets = (spec: Json) => spec.paths["/pets"].get;
 const getPet = (spec: Json) => spec.paths["/pets/{petId}"].get;
+const createPet = (spec: Json) => spec.paths["/pets"].post;
+
+const statuses = "spec-facts/server-statuses";
+const missing: [status: string, operationId: string, op: (spec: Json) => Json][] = [
+  ["400", "listPets", listPets],
+  ["401", "listPets", listPets],
+  ["429", "listPets", listPets],
+  ["500", "listPets", listPets],
+  ["503", "getPet", getPet],
+  ["410", "getPet", getPet],
+  ["413", "createPet", createPet],
+  ["415", "createPet", createPet],
+];
 
 const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
-  [
-    "rule/operation-declares-401-and-429",
-    "listPets without 429",
-    (s) => {
-      delete listPets(s).responses["429"];
-    },
-  ],
-  [
-    "rule/operation-declares-401-and-429",
-    "listPets without 401",
-    (s) => {
-      delete listPets(s).responses["401"];
-    },
-  ],
   [
     "rule/response-declares-rate-limit-headers",
     "a 200 without X-RateLimit-Remaining",
@@ -78,34 +46,6 @@ const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
     "a 429 without Retry-After",
     (s) => {
       delete s.components.responses.TooManyRequests.headers["Retry-After"];
-    },
-  ],
-  [
-    "rule/operation-declares-500-and-503",
-    "listPets without its 500",
-    (s) => {
-      delete listPets(s).responses["500"];
-    },
-  ],
-  [
-    "rule/operation-declares-500-and-503",
-    "getPet without its 503",
-    (s) => {
-      delete getPet(s).responses["503"];
-    },
-  ],
-  [
-    "rule/operation-with-body-declares-413-and-415",
-    "createPet without its 413",
-    (s) => {
-      delete s.paths["/pets"].post.responses["413"];
-    },
-  ],
-  [
-    "rule/operation-with-body-declares-413-and-415",
-    "createPet without its 415",
-    (s) => {
-      delete s.paths["/pets"].post.responses["415"];
     },
   ],
   [
@@ -148,13 +88,6 @@ const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
     "getPet's 200 without Link",
     (s) => {
       delete getPet(s).responses["200"].headers.Link;
-    },
-  ],
-  [
-    "rule/sunset-operation-declares-410",
-    "getPet without its 410",
-    (s) => {
-      delete getPet(s).responses["410"];
     },
   ],
   [
@@ -212,15 +145,40 @@ const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
 
 describe("redocly lint rules", () => {
   it("the real spec passes with zero problems", async () => {
-    const result = await lint("real", original);
+    const result = await scratch.lint("real", original);
     expect(result.output).toContain("Your API description is valid");
     expect(result.output).not.toMatch(/\d+:\d+\s+(warning|error)/);
     expect(result.ok).toBe(true);
   });
 
   it.concurrent.each(breakages)("%s fails on %s", async (rule, why, edit) => {
-    const result = await lint(why.replace(/\W+/g, "-"), mutated(edit));
+    const result = await scratch.lint(why, mutated(edit));
     expect(result.ok).toBe(false);
     expect(result.output).toContain(rule);
+  });
+
+  it.concurrent.each(missing)(`${statuses} fails on a missing %s (%s)`, async (status, id, op) => {
+    const result = await scratch.lint(
+      `no-${status}`,
+      mutated((s) => delete op(s).responses[status]),
+    );
+    expect(result.ok).toBe(false);
+    const reports = reportsOf(result.output, statuses);
+    expect(reports, result.output).toHaveLength(1);
+    expect(reports[0]).toMatch(
+      new RegExp(`${id} \\(openapi\\.yaml:\\d+\\) must declare a ${status} response, because `),
+    );
+  });
+
+  it.concurrent(`${statuses} fails on a new operation without parameters that has no 400`, async () => {
+    const source = mutated((s) => {
+      const { parameters: _, ...op } = structuredClone(listPets(s));
+      delete op.responses["400"];
+      s.paths["/categories"] = { get: { ...op, operationId: "listCategories" } };
+    });
+    const reports = reportsOf((await scratch.lint("categories", source)).output, statuses);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toContain("listCategories");
+    expect(reports[0]).toContain("an unknown query parameter is refused with 400");
   });
 });

@@ -3,7 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  bumpBetween,
+  bumpVersion,
   compareContractVersions,
+  formatContractVersion,
   latestReleasedContract,
   listReleasedContracts,
   parseContractVersion,
@@ -42,5 +45,19 @@ describe("contract versions", () => {
     expect(latestReleasedContract(dir).path).toBe(join(dir, "openapi-1.10.0.json"));
     expect(releasedFileName("2.0.0")).toBe("openapi-2.0.0.json");
     expect(() => releasedFileName("2.0")).toThrow("not a MAJOR.MINOR.PATCH");
+  });
+
+  it("bumps as semver does, and names the bump between two versions", () => {
+    const v = parseContractVersion;
+    const bumped = (from: string, kind: "major" | "minor" | "patch") =>
+      formatContractVersion(bumpVersion(v(from), kind));
+    expect([bumped("1.2.3", "major"), bumped("1.2.3", "minor"), bumped("1.2.3", "patch")]).toEqual([
+      "2.0.0",
+      "1.3.0",
+      "1.2.4",
+    ]);
+    expect(bumpBetween(v("1.2.3"), v("2.0.0"))).toBe("major");
+    expect(bumpBetween(v("1.2.3"), v("1.3.0"))).toBe("minor");
+    expect(bumpBetween(v("1.2.3"), v("1.2.9"))).toBe("patch");
   });
 });

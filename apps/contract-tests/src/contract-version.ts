@@ -55,3 +55,27 @@ export function latestReleasedContract(dir: string): { version: string; path: st
   if (!latest) throw new Error(`no released contract (openapi-X.Y.Z.json) in ${dir}`);
   return latest;
 }
+
+/** The three kinds of version bump, as semver and changesets name them. */
+export const BUMP_KINDS = ["major", "minor", "patch"] as const;
+
+/** One of BUMP_KINDS. */
+export type BumpKind = (typeof BUMP_KINDS)[number];
+
+/** `version` bumped by `kind` (a major resets minor and patch, a minor resets patch). */
+export function bumpVersion(version: ContractVersion, kind: BumpKind): ContractVersion {
+  if (kind === "major") return { major: version.major + 1, minor: 0, patch: 0 };
+  if (kind === "minor") return { major: version.major, minor: version.minor + 1, patch: 0 };
+  return { ...version, patch: version.patch + 1 };
+}
+
+/** The bump that takes `from` to the newer `to`. */
+export function bumpBetween(from: ContractVersion, to: ContractVersion): BumpKind {
+  if (to.major > from.major) return "major";
+  return to.minor > from.minor ? "minor" : "patch";
+}
+
+/** `MAJOR.MINOR.PATCH`. */
+export function formatContractVersion(version: ContractVersion): string {
+  return `${version.major}.${version.minor}.${version.patch}`;
+}

@@ -3,7 +3,9 @@
  * `pnpm --filter @animal-store/contract-tests run release-contract`: records the current bundled
  * contract as released (`openapi/released/openapi-<info.version>.json`), only for a version newer
  * than every released one and only when the breaking-change gate passes against the newest.
- * `--contract FILE` and `--released-dir DIR` override the defaults (used by the tests).
+ * `--if-unreleased` (the "Version packages" step of a release) records only a version newer than
+ * every released one and otherwise does nothing. `--contract FILE` and `--released-dir DIR`
+ * override the defaults (used by the tests).
  */
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,12 +26,25 @@ function fail(message: string): never {
 }
 
 const { values } = parseArgs({
-  options: { contract: { type: "string" }, "released-dir": { type: "string" } },
+  options: {
+    contract: { type: "string" },
+    "released-dir": { type: "string" },
+    "if-unreleased": { type: "boolean", default: false },
+  },
 });
 const current = values.contract ?? bundledContractPath();
 const releasedDir = values["released-dir"] ?? releasedContractsDir();
 const version = readContractVersion(current);
 const target = join(releasedDir, releasedFileName(version));
+const latest = latestReleasedContract(releasedDir);
+const newer =
+  compareContractVersions(parseContractVersion(version), parseContractVersion(latest.version)) > 0;
+if (values["if-unreleased"] && !newer) {
+  console.log(
+    `info.version ${version} is not newer than the released ${latest.version}; nothing to record.`,
+  );
+  process.exit(0);
+}
 if (existsSync(target)) {
   if (readFileSync(target, "utf8") === readFileSync(current, "utf8")) {
     console.log(`${version} is already released as ${target}; nothing to do.`);
@@ -39,10 +54,7 @@ if (existsSync(target)) {
     `${target} exists with other content: bump info.version before releasing a changed contract.`,
   );
 }
-const latest = latestReleasedContract(releasedDir);
-if (
-  compareContractVersions(parseContractVersion(version), parseContractVersion(latest.version)) <= 0
-) {
+if (!newer) {
   fail(`info.version ${version} is not newer than the released ${latest.version}.`);
 }
 const verdict = await checkBreakingChanges(latest.path, current);

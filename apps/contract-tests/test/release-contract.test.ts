@@ -28,9 +28,13 @@ function setup(name: string, edit: (spec: Json) => void) {
 }
 
 /** Runs the CLI; resolves with its exit code and output. */
-function release(contract: string, released: string): Promise<{ code: number; output: string }> {
+function release(
+  contract: string,
+  released: string,
+  ...extra: string[]
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const args = [cli, "--contract", contract, "--released-dir", released];
+    const args = [cli, "--contract", contract, "--released-dir", released, ...extra];
     execFile(process.execPath, args, { timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: typeof error?.code === "number" ? error.code : 0, output: stdout + stderr });
     });
@@ -77,5 +81,21 @@ describe("release-contract", () => {
     const changed = await release(same.contract, same.released);
     expect(changed.code).toBe(1);
     expect(changed.output).toContain("bump info.version");
+  });
+
+  it.concurrent("--if-unreleased records a newer version, and does nothing for a released one", async () => {
+    const same = setup("unreleased-same", (s) => {
+      s.info.description = "changed without a version bump";
+    });
+    const nothing = await release(same.contract, same.released, "--if-unreleased");
+    expect(nothing.code, nothing.output).toBe(0);
+    expect(nothing.output).toContain("nothing to record");
+    const newer = setup("unreleased-newer", (s) => {
+      s.info.version = "2.0.0";
+      delete s.paths["/pets"].post;
+    });
+    const recorded = await release(newer.contract, newer.released, "--if-unreleased");
+    expect(recorded.code, recorded.output).toBe(0);
+    expect(existsSync(join(newer.released, "openapi-2.0.0.json"))).toBe(true);
   });
 });

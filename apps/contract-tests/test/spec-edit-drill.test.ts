@@ -6,13 +6,15 @@
 //   (b) the Free plan at 30 requests a minute
 //   (c) an extra optional response property
 //   (d) an operation anyone may call (security: [])
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+//   (e) getPet's sunset moved (x-sunset and the prose saying it; the bundle writes the headers)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readSpec } from "@animal-store/openapi";
 import {
   deprecate,
   findOperation,
+  moveSunset,
   openToAnyone,
   optionalProperty,
   planPerMinute,
@@ -45,19 +47,13 @@ async function drill(name: string, ...edits: SpecEdit[]) {
   for (const edit of edits) edit(spec);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "openapi.yaml"), stringify(spec));
-  copyFileSync(join(specDir, "redocly.yaml"), join(dir, "redocly.yaml"));
   const yaml = join(dir, "openapi.yaml");
-  const lint = await runRedocly(["lint", yaml, "--config", join(dir, "redocly.yaml")]);
+  // The real redocly.yaml: its plugin (the spec-facts rules and decorator) is found relative to it.
+  const config = join(specDir, "redocly.yaml");
+  const lint = await runRedocly(["lint", yaml, "--config", config]);
   expect(lint.exitCode, lint.output).toBe(0);
   const bundle = join(dir, "openapi.json");
-  const bundled = await runRedocly([
-    "bundle",
-    yaml,
-    "--config",
-    join(dir, "redocly.yaml"),
-    "-o",
-    bundle,
-  ]);
+  const bundled = await runRedocly(["bundle", yaml, "--config", config, "-o", bundle]);
   expect(bundled.exitCode, bundled.output).toBe(0);
   const server = await startGateServer({}, { spec: readSpec(bundle) });
   servers.push(server);
@@ -121,5 +117,13 @@ describe("the spec-edit drill", () => {
     const open = await call("listPets", 200, { path: listPath });
     expect(open.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
     await call("getPet", 401, { path: `${listPath}/1`, apiKey: "never-issued" });
+  });
+
+  it.concurrent("(e) getPet's sunset moved: the server and Prism on the new bundle agree on the new Sunset", async () => {
+    const sunset = "2031-06-01";
+    const { server, call } = await drill("sunset-moved", moveSunset("getPet", sunset));
+    const key = await server.server.createKey({ plan: "pro", name: "drill" });
+    const answer = await call("getPet", 404, { path: `${listPath}/424242`, apiKey: key });
+    expect(answer.headers.get("sunset")).toBe(new Date(`${sunset}T00:00:00Z`).toUTCString());
   });
 });

@@ -66,23 +66,39 @@ export class NetworkError extends TypeError {
   }
 }
 
+/** Why pacing would not send a call: the wait is longer than `pacing.maxWaitMs`, or ends past the deadline. */
+export type RateLimitRefusal = "max-wait" | "deadline";
+
 /**
- * The call was not sent: the key's rate limit (or a ban) lasts until `retryAt`, longer than the
- * client may wait (`pacing.maxWaitMs`). Sending would only draw a 429 and count towards a ban.
+ * The call was not sent: pacing holds the key's calls back until `retryAt` (its rate-limit window
+ * opens, a 429's `Retry-After` ends, or a ban is over), and that wait is longer than the client may
+ * wait (`pacing.maxWaitMs`, `reason: "max-wait"`) or would end past the call's `deadlineMs`
+ * (`reason: "deadline"`). Sending would only draw a 429 and count towards a ban.
  */
 export class RateLimitError extends Error {
   override readonly name = "RateLimitError";
-  /** When the server will accept requests from this key again (client clock). */
+  /** When pacing would let the call go: the server accepts the key's requests again (client clock). */
   readonly retryAt: Date;
+  /** "max-wait" (longer than `pacing.maxWaitMs`) or "deadline" (past `deadlineMs`). */
+  readonly reason: RateLimitRefusal;
   readonly operationId: string;
   readonly requestId: string | undefined;
   readonly attempts: number;
 
-  constructor(retryAt: Date, context: CallFailureContext) {
+  constructor(
+    retryAt: Date,
+    context: CallFailureContext,
+    refusal: { reason: RateLimitRefusal; deadlineMs?: number | undefined } = { reason: "max-wait" },
+  ) {
+    const why =
+      refusal.reason === "deadline"
+        ? `its deadline (deadlineMs ${refusal.deadlineMs ?? 0} ms) ends before then`
+        : "that is longer than pacing.maxWaitMs";
     super(
-      `${context.operationId} was not sent: the API key is rate limited until ${retryAt.toISOString()}${describe(context)}.`,
+      `${context.operationId} was not sent: pacing holds it back until ${retryAt.toISOString()}, when the API key's rate limit lets it through, and ${why}${describe(context)}.`,
     );
     this.retryAt = retryAt;
+    this.reason = refusal.reason;
     ({
       operationId: this.operationId,
       requestId: this.requestId,

@@ -17,7 +17,8 @@ export class CallTimers {
 
   constructor(
     private readonly timeoutMs: number | undefined,
-    private readonly deadlineMs: number | undefined,
+    /** The call's `deadlineMs`, if any. */
+    readonly deadlineMs: number | undefined,
     callerSignal: AbortSignal | undefined,
     now: number,
     private readonly context: () => CallFailureContext,
@@ -35,11 +36,6 @@ export class CallTimers {
       deadlineMs,
     );
     this.unlinkCaller = link(callerSignal, deadline);
-  }
-
-  /** The TimeoutError a call that cannot finish before its deadline rejects with, built now. */
-  deadlineError(): TimeoutError {
-    return new TimeoutError("deadline", this.deadlineMs ?? 0, this.context());
   }
 
   /**

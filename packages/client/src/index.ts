@@ -20,6 +20,7 @@ export {
   type CallFailureContext,
   NetworkError,
   RateLimitError,
+  type RateLimitRefusal,
   TimeoutError,
   type TimeoutKind,
 } from "./call-errors.js";

@@ -22,10 +22,14 @@ export interface PacingOptions {
 /** The defaults of `PacingOptions`. */
 export const PACING_DEFAULTS = { maxWaitMs: 65_000 } as const;
 
-/** Why a call cannot be sent now: a wait too long for the client, or past the call's deadline. */
-export type HoldBackRefusal =
-  | { readonly kind: "too-long"; readonly until: number }
-  | { readonly kind: "deadline" };
+/**
+ * Why a call cannot be sent now: a wait longer than the client makes, or one that would end past the
+ * call's deadline. `until` is when pacing would let it go (client ms).
+ */
+export interface HoldBackRefusal {
+  readonly kind: "too-long" | "deadline";
+  readonly until: number;
+}
 
 /** What `acquire` needs from the call it holds back. */
 export interface HoldBackContext {
@@ -55,7 +59,10 @@ export interface Pacer {
   settle(rateLimit: RateLimitInfo | undefined, date: string | null, receivedAt: number): void;
   /** Ends an in-flight request that got no response. */
   abandon(): void;
-  /** Holds every call back until `until` (client ms), as a 429's `Retry-After` asks. */
+  /**
+   * Holds every call back until `until` (client ms), as a 429's `Retry-After` asks, and no longer:
+   * a window known to reset later is taken to reset then.
+   */
   pauseUntil(until: number): void;
   /** How long a call sent now would be held back by a timer (not counting waits for answers). */
   timedWait(now: number): number;
@@ -148,7 +155,7 @@ export function createPacer(settings: PacerSettings): Pacer {
         throw context.refuse({ kind: "too-long", until: at + wait });
       }
       if (context.deadlineAt !== undefined && at + wait > context.deadlineAt) {
-        throw context.refuse({ kind: "deadline" });
+        throw context.refuse({ kind: "deadline", until: at + wait });
       }
       const reason = pausedUntil > at ? "retry-after" : "window";
       tell(onWait, { operationId: context.operationId, delayMs: wait, reason });
@@ -179,6 +186,12 @@ export function createPacer(settings: PacerSettings): Pacer {
     },
     pauseUntil(until) {
       pausedUntil = Math.max(pausedUntil, until);
+      // The 429's Retry-After says when to try again; an X-RateLimit-Reset further out on the same
+      // answer must not stretch that wait. After the pause the window counts as reset: one request
+      // probes it alone.
+      if (window && window.resetServerMs - skew.offsetMs() > until) {
+        window = { resetServerMs: until + skew.offsetMs(), remaining: 0 };
+      }
     },
     timedWait(at) {
       const wait = nextWait(at);

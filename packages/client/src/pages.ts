@@ -1,22 +1,19 @@
 import { unwrap } from "./api-error.js";
 import type { ResponseMeta } from "./response-meta.js";
-import { sentCallOf } from "./response-meta.js";
 import { SPEC_HEADERS } from "./spec-headers.js";
 
 /**
  * The next page of a list: the target of the response's `Link: <...>; rel="next"` (RFC 8288),
  * resolved against the URL the request went to (the server sends a relative reference), or
- * undefined on the last page.
+ * undefined on the last page. A link's parameters run to the next `<`; `rel` may hold several
+ * relation types.
  */
 export function nextPageUrl(response: Response): URL | undefined {
-  for (const link of response.headers.get(SPEC_HEADERS.link)?.split(/,(?=\s*<)/) ?? []) {
-    const [, target, params = ""] = /^\s*<([^>]*)>(.*)/.exec(link) ?? [];
-    const rel = /;\s*rel\s*=\s*("[^"]*"|[^\s;,]*)/i.exec(params)?.[1] ?? "";
-    if (target !== undefined && rel.replace(/"/g, "").toLowerCase().split(/\s+/).includes("next")) {
-      return new URL(target, response.url || sentCallOf(response)?.url);
-    }
-  }
-  return undefined;
+  // The first link whose parameters (up to the next `<`) have "next" among their rel values.
+  const link = /<([^>]*)>[^<]*;\s*rel\s*=\s*"?([^";,<]*\s)?next[\s";,<]/i.exec(
+    `${response.headers.get(SPEC_HEADERS.link)}<`,
+  );
+  return link ? new URL(link[1] as string, response.url) : undefined;
 }
 
 /** One page of a list: its body, the response and what the response said about itself. */
@@ -35,9 +32,9 @@ type Get = (
 /**
  * Every page of the list at `path`, first to last: each page is one `GET` of the client (so
  * pacing, timeouts, the deadline, retries and `meta` apply to it), then its `next` link is
- * followed, unchanged, until a page has none. A page that is not a success ends the walk with
- * its `ApiError`. A `next` link to another origin or path (where the key must not go), or back
- * to a page already read (which would never end), ends it with an Error.
+ * followed, its query unchanged, until a page has none. A page that is not a success ends the
+ * walk with its `ApiError`. A `next` link to another origin or path (where the key must not go),
+ * or back to a page already read (which would never end), ends it with an Error.
  */
 export async function* pages(
   get: Get,
@@ -51,13 +48,13 @@ export async function* pages(
       path,
       query === undefined ? init : { ...init, querySerializer: () => query },
     );
-    yield { data: unwrap(result), response: result.response, meta: result.meta };
+    yield { ...result, data: unwrap(result) };
     const next = nextPageUrl(result.response);
     if (!next) return;
-    const here = new URL(result.response.url || (sentCallOf(result.response)?.url as string));
-    read.add(here.href);
-    if (next.origin + next.pathname !== here.origin + here.pathname || read.has(next.href)) {
-      throw new Error(`${path}: the next link ${next} leaves this list or goes back in it`);
+    read.add(result.response.url);
+    // Only another query of the same resource: the same URL with the link's query.
+    if (new URL(next.search, result.response.url).href !== next.href || read.has(next.href)) {
+      throw new Error(`${path}: next link ${next} leaves the list or loops`);
     }
     query = next.search.slice(1);
   }

@@ -22,8 +22,6 @@ export interface SentCall {
   readonly requestId: string | undefined;
   readonly attempts: number;
   readonly rateLimit: RateLimitInfo | undefined;
-  /** The URL the request went to (a relative `Link` resolves against it). */
-  readonly url: string;
 }
 
 // Keyed by the Response object, so a response that is dropped takes its record with it.

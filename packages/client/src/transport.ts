@@ -1,10 +1,5 @@
 import type { Authorizer } from "./auth.js";
-import {
-  type CallFailureContext,
-  NetworkError,
-  RateLimitError,
-  TimeoutError,
-} from "./call-errors.js";
+import { type CallFailureContext, NetworkError, RateLimitError } from "./call-errors.js";
 import { type CallOptions, type RetryHandler, tell } from "./call-options.js";
 import { CallTimers } from "./call-timers.js";
 import { operationOf } from "./operation-lookup.js";
@@ -76,9 +71,10 @@ export function createTransport(
       signal: waitSignal,
       deadlineAt: timers?.deadlineAt,
       refuse: (refusal: HoldBackRefusal) =>
-        refusal.kind === "too-long"
-          ? new RateLimitError(new Date(refusal.until), context())
-          : (timers?.deadlineError() ?? new TimeoutError("deadline", 0, context())),
+        new RateLimitError(new Date(refusal.until), context(), {
+          reason: refusal.kind === "too-long" ? "max-wait" : "deadline",
+          deadlineMs: timers?.deadlineMs,
+        }),
     };
     const onRetry: RetryHandler | undefined = callOptions.onRetry;
     const replay = policy ? replayerOf(request) : undefined;
@@ -157,17 +153,18 @@ export function createTransport(
             );
             if (pause !== undefined) pacer?.pauseUntil(receivedAt + pause);
           }
-          // Never sooner than Retry-After, and never past maxDelayMs or the deadline.
+          // Never sooner than Retry-After (or what pacing still holds back), and never past
+          // maxDelayMs or the deadline: a longer wait returns this response instead.
           const delay = responseRetryDelay(response, method, attempts - 1, policy);
           const wait = delay === undefined ? 0 : Math.max(delay, pacer?.timedWait(now()) ?? 0);
-          if (delay !== undefined && fitsDeadline(wait)) {
+          if (delay !== undefined && wait <= policy.maxDelayMs && fitsDeadline(wait)) {
             // Free the connection: the body of a response that is retried is never read.
             await response.body?.cancel().catch(() => undefined);
             await retryAfter(wait, status, undefined);
             continue;
           }
         }
-        recordSentCall(response, { operationId, requestId, attempts, rateLimit, url });
+        recordSentCall(response, { operationId, requestId, attempts, rateLimit });
         return response;
       }
     } finally {

@@ -129,15 +129,68 @@ describe("waits the client will not make", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("ends a wait that would pass deadlineMs with a TimeoutError, without sending", async () => {
+  it("refuses at once a call that pacing would hold past deadlineMs, saying so and when the window opens", async () => {
     server.script(answer(0, 40));
     const { client, waits } = pacedClient(undefined, 10_000);
     await client.GET("/pets");
     const error = await client.GET("/pets").catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ kind: "deadline", attempts: 0 });
+    expect(error).toBeInstanceOf(RateLimitError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    const opensAt = new Date(Math.floor(NOW / 1000) * 1000 + 40_000);
+    expect(error).toMatchObject({ reason: "deadline", attempts: 0, retryAt: opensAt });
+    expect((error as Error).message).toContain("pacing holds it back");
+    expect((error as Error).message).toContain(opensAt.toISOString());
+    expect((error as Error).message).toContain("deadlineMs 10000 ms");
     expect(server.requests).toHaveLength(1);
     expect(waits).toEqual([]);
+  });
+});
+
+describe("a 429 whose X-RateLimit-Reset is later than its Retry-After", () => {
+  /** The outside probe's answer: Retry-After 1 s, the window said to reset 30 s later. */
+  const limited = {
+    status: 429,
+    headers: {
+      date: new Date(NOW).toUTCString(),
+      "retry-after": "1",
+      "x-ratelimit-limit": "60",
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(Math.floor(NOW / 1000) + 30),
+    },
+    body: { code: "rate_limited", message: "Rate limit exceeded.", status: 429 },
+  };
+
+  it("retries after Retry-After, not after the reset", async () => {
+    server.script(limited, limited, limited, answer(59, 60, NOW + 3_000));
+    const clock = fakeClock(NOW);
+    const client = createAnimalStoreClient({
+      baseUrl: `${server.url}/v1`,
+      apiKey: "k",
+      retry: { maxRetries: 3, maxDelayMs: 5000, now: clock.now, sleep: clock.sleep },
+    });
+    const { response } = await client.GET("/pets", { onRetry: () => undefined });
+    expect(response.status).toBe(200);
+    expect(clock.waits).toEqual([1000, 1000, 1000]);
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it("never waits longer than maxDelayMs before a retry, whatever else holds calls back", async () => {
+    // Two calls in flight: the first draws a 429 pausing every call for 10 s (over maxDelayMs, so
+    // it is returned), the second a 429 saying 1 s. Retrying the second would mean waiting out
+    // the first's pause: 10 s, past maxDelayMs. It returns its 429 instead.
+    const pausing = { ...limited, headers: { ...limited.headers, "retry-after": "10" } };
+    server.script(answer(59, 60), pausing, { ...limited, delayMs: 100 });
+    const clock = fakeClock(NOW);
+    const client = createAnimalStoreClient({
+      baseUrl: `${server.url}/v1`,
+      apiKey: "k",
+      retry: { maxRetries: 3, maxDelayMs: 5000, now: clock.now, sleep: clock.sleep },
+    });
+    await client.GET("/pets");
+    const [first, second] = await Promise.all([client.GET("/pets"), client.GET("/pets")]);
+    expect([first.response.status, second.response.status]).toEqual([429, 429]);
+    expect(clock.waits).toEqual([]);
+    expect(server.requests).toHaveLength(3);
   });
 });
 

@@ -95,7 +95,7 @@ describe("client.pages", () => {
     for (const link of [`<${elsewhere.url}/v1/pets?cursor=x>`, "</v1/other?cursor=x>"]) {
       server.reset();
       server.script(page([1], `${link}; rel="next"`));
-      await expect(collect(clientWith().pages("/pets"))).rejects.toThrow(/leaves this list/);
+      await expect(collect(clientWith().pages("/pets"))).rejects.toThrow(/leaves the list/);
       expect(server.requests).toHaveLength(1);
     }
     expect(elsewhere.requests).toEqual([]);
@@ -104,7 +104,7 @@ describe("client.pages", () => {
   it("a link back to a page already read ends the walk instead of looping (as a static mock answers)", async () => {
     const same = '<?cursor=same>; rel="next"';
     server.script(page([1], same), page([2], same));
-    await expect(collect(clientWith().pages("/pets"))).rejects.toThrow(/goes back in it/);
+    await expect(collect(clientWith().pages("/pets"))).rejects.toThrow(/or loops/);
     expect(server.requests.map((r) => r.path)).toEqual(["/v1/pets", "/v1/pets?cursor=same"]);
   });
 

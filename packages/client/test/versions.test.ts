@@ -1,9 +1,12 @@
-// How the published packages' versions follow the contract: @animal-store/api-types carries the
-// contract's own version (`info.version`), and @animal-store/client's major is the contract's
-// major (a client 1.x speaks contract 1.x; a breaking contract change is a new major of both).
+// How the published packages' versions follow the contract, as of the next release (the package
+// versions once the pending changesets are applied, as "Version packages" will): api-types carries
+// the contract's own version (`info.version`), and the client's major is the contract's major (a
+// client N.x speaks contract N.x, at the base path that contract declares; a breaking contract
+// change is a new major of both). `pnpm api-version` writes the changeset that keeps this true.
 // The client depends on the api-types of its own release. See the README's "Releasing the packages".
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import getReleasePlan from "@changesets/get-release-plan";
 import { describe, expect, it } from "vitest";
 
 const require = createRequire(import.meta.url);
@@ -13,14 +16,19 @@ const contract: string = readJson(require.resolve("@animal-store/openapi/openapi
 const client = readJson(new URL("../package.json", import.meta.url));
 const apiTypes = readJson(new URL("../../api-types/package.json", import.meta.url));
 const major = (version: string) => Number(/^(\d+)\./.exec(version)?.[1]);
+const plan = await getReleasePlan(new URL("../../..", import.meta.url).pathname);
+/** A package's version once the pending changesets are applied. */
+const next = (pkg: { name: string; version: string }) =>
+  plan.releases.find((release) => release.name === pkg.name)?.newVersion ?? pkg.version;
+const pending = `(pending changesets: ${plan.changesets.map((c) => c.id).join(", ") || "none"}; run pnpm api-version)`;
 
-describe("versions follow the contract", () => {
+describe("versions follow the contract, at the next release", () => {
   it("@animal-store/api-types is the contract's version", () => {
-    expect(apiTypes.version).toBe(contract);
+    expect(next(apiTypes), `api-types ${apiTypes.version} ${pending}`).toBe(contract);
   });
 
   it("@animal-store/client has the contract's major", () => {
-    expect(major(client.version)).toBe(major(contract));
+    expect(major(next(client)), `client ${client.version} ${pending}`).toBe(major(contract));
     expect(Number.isInteger(major(contract))).toBe(true);
   });
 

@@ -1,4 +1,5 @@
-// A scratch copy of the contract (openapi.yaml + redocly.yaml) that tests may break at will.
+// A scratch copy of the contract (openapi.yaml) that tests may break at will, linted and bundled
+// with the real redocly.yaml (its plugin is found relative to it).
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,13 +18,12 @@ export function scratchSpec() {
   const specDir = join(dir, "openapi");
   mkdirSync(specDir);
   copyFileSync(layout.specPath, join(specDir, "openapi.yaml"));
-  copyFileSync(layout.configPath, join(specDir, "redocly.yaml"));
   const specPath = join(specDir, "openapi.yaml");
   return {
     dir,
     specDir,
     specPath,
-    configPath: join(specDir, "redocly.yaml"),
+    configPath: layout.configPath,
     distDir: join(specDir, "dist"),
     generators: layout.generators.map((g) => ({
       ...g,

@@ -12,10 +12,11 @@ const run = promisify(execFile);
 const redocly = join(layout.specDir, "node_modules/.bin/redocly");
 
 /** The error rule ids `redocly lint` (the CLI the build runs) reports for the spec in `dir`. */
-async function cliLintRules(specDir: string): Promise<string[]> {
+async function cliLintRules(specDir: string, configPath: string): Promise<string[]> {
   let stdout: string;
   try {
-    ({ stdout } = await run(redocly, ["lint", "openapi.yaml", "--format=json"], {
+    const args = ["lint", "openapi.yaml", "--config", configPath, "--format=json"];
+    ({ stdout } = await run(redocly, args, {
       cwd: specDir,
       env: { ...process.env, REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
     }));
@@ -84,7 +85,9 @@ describe("lint verdicts", () => {
       for (const line of result.problems)
         expect(line).toMatch(/openapi\.yaml:\d+:\d+ {2}error {2}\S+ {2}\S/);
       const rules = result.problems.map((line) => /error {2}(\S+)/.exec(line)?.[1]);
-      expect([...new Set(rules)].sort()).toEqual(await cliLintRules(scratch.specDir));
+      expect([...new Set(rules)].sort()).toEqual(
+        await cliLintRules(scratch.specDir, scratch.configPath),
+      );
       expect(readFileSync(join(scratch.distDir, "openapi.json"), "utf8")).toBe(before);
       scratch.reset();
     },

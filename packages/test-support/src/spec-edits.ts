@@ -1,6 +1,6 @@
 /**
  * Edits of the contract as a person would make them in openapi/openapi.yaml: deprecate an
- * operation, change a plan's limits, open an operation to callers without a key, add an optional
+ * operation, move its sunset, change a plan's limits, open an operation to callers without a key, add an optional
  * response property, add an operation. Each works on the parsed document (the YAML source or the
  * bundle alike) and keeps it lint-clean, so the spec-edit tests and the CI drill can show that the
  * app built from the edited spec behaves accordingly with no code change.
@@ -101,6 +101,51 @@ export function deprecate(
         },
       },
     };
+  };
+}
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** `2030-12-05` as prose writes it: `5 December 2030`. */
+function writtenDate(date: string): string {
+  const [year, month, day] = date.split("-").map(Number);
+  return `${day} ${MONTHS[(month ?? 1) - 1]} ${year}`;
+}
+
+/**
+ * Moves a deprecated operation's sunset to `sunset`, as a person would: its `x-sunset`, and the
+ * old date wherever the operation's texts, examples and `info.description` say it (both ways it is
+ * written). The header values follow from `x-sunset` alone (the bundle writes them).
+ */
+export function moveSunset(operationId: string, sunset: string): SpecEdit {
+  return (spec) => {
+    const { op } = findOperation(spec, operationId);
+    const old = String(op["x-sunset"]);
+    const moved = (text: string) =>
+      text.replaceAll(old, sunset).replaceAll(writtenDate(old), writtenDate(sunset));
+    const rewrite = (node: Json): Json =>
+      typeof node === "string"
+        ? moved(node)
+        : Array.isArray(node)
+          ? node.map(rewrite)
+          : node && typeof node === "object"
+            ? Object.fromEntries(Object.entries(node).map(([k, v]) => [k, rewrite(v)]))
+            : node;
+    Object.assign(op, rewrite(op), { "x-sunset": sunset });
+    spec.info.description = moved(String(spec.info.description));
   };
 }
 

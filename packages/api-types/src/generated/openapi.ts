@@ -147,9 +147,22 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                Deprecation: components["headers"]["Deprecation"];
-                Sunset: components["headers"]["Sunset"];
-                Link: components["headers"]["Link"];
+                /**
+                 * @description RFC 9745: the operation is deprecated since this instant (its
+                 *     `x-deprecated-since`), as `@` followed by Unix seconds.
+                 * @example @1767225600
+                 */
+                Deprecation: "@1767225600";
+                /**
+                 * @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date.
+                 * @example Thu, 05 Dec 2030 00:00:00 GMT
+                 */
+                Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+                /**
+                 * @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`.
+                 * @example </v1/pets>; rel="successor-version"
+                 */
+                Link: string;
                 [name: string]: unknown;
             };
             content: {
@@ -305,18 +318,11 @@ export interface components {
         "Retry-After": number;
         /**
          * @description RFC 9745: the operation is deprecated since this instant (its
-         *     `x-deprecated-since`), as `@` followed by Unix seconds; for `getPet`,
-         *     2026-01-01T00:00:00Z.
-         * @example @1767225600
+         *     `x-deprecated-since`), as `@` followed by Unix seconds.
          */
         Deprecation: string;
-        /**
-         * @description RFC 8594: the operation is removed at this instant, its `x-sunset`:
-         *     5 December 2030 00:00:00 UTC for `getPet` (another deprecated operation
-         *     declares a `Sunset` header with its own date).
-         * @example Thu, 05 Dec 2030 00:00:00 GMT
-         */
-        Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+        /** @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date. */
+        Sunset: string;
         /**
          * @description RFC 8288: the next page, `rel="next"`, as a relative reference holding
          *     only a query (resolve it against the request's URL). It repeats the
@@ -325,11 +331,7 @@ export interface components {
          * @example <?limit=20&status=available&cursor=ARBzdGF0dXM9YXZhaWxhYmxlAAAAAAAAABScLmgoi48b_w>; rel="next"
          */
         NextPageLink: string;
-        /**
-         * @description RFC 8288: the replacement operation (its `x-replacement`), with
-         *     `rel="successor-version"`; for `getPet`, `GET /pets` with the `status` filter.
-         * @example </v1/pets>; rel="successor-version"
-         */
+        /** @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`. */
         Link: string;
         /**
          * @description The bearer challenge, with `error="invalid_token"` when a key was sent but not accepted.
@@ -442,9 +444,22 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /**
+                     * @description RFC 9745: the operation is deprecated since this instant (its
+                     *     `x-deprecated-since`), as `@` followed by Unix seconds.
+                     * @example @1767225600
+                     */
+                    Deprecation: "@1767225600";
+                    /**
+                     * @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /**
+                     * @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`.
+                     * @example </v1/pets>; rel="successor-version"
+                     */
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -460,9 +475,22 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /**
+                     * @description RFC 9745: the operation is deprecated since this instant (its
+                     *     `x-deprecated-since`), as `@` followed by Unix seconds.
+                     * @example @1767225600
+                     */
+                    Deprecation: "@1767225600";
+                    /**
+                     * @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /**
+                     * @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`.
+                     * @example </v1/pets>; rel="successor-version"
+                     */
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -476,9 +504,22 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    Deprecation: components["headers"]["Deprecation"];
-                    Sunset: components["headers"]["Sunset"];
-                    Link: components["headers"]["Link"];
+                    /**
+                     * @description RFC 9745: the operation is deprecated since this instant (its
+                     *     `x-deprecated-since`), as `@` followed by Unix seconds.
+                     * @example @1767225600
+                     */
+                    Deprecation: "@1767225600";
+                    /**
+                     * @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date.
+                     * @example Thu, 05 Dec 2030 00:00:00 GMT
+                     */
+                    Sunset: "Thu, 05 Dec 2030 00:00:00 GMT";
+                    /**
+                     * @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`.
+                     * @example </v1/pets>; rel="successor-version"
+                     */
+                    Link: string;
                     [name: string]: unknown;
                 };
                 content: {

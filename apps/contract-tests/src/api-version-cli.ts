@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+/**
+ * `pnpm api-version <major|minor|patch> [--message TEXT]`: bumps the contract's version for the
+ * next release of @animal-store/api-types and @animal-store/client (see api-version.ts), then
+ * lints, bundles and regenerates (`pnpm generate`). `--root DIR` works on another checkout and
+ * `--no-generate` skips the last step (both for the tests, on a scratch copy).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { basePathOf, type OpenApiDocument, readSpec } from "@animal-store/openapi";
+import { parse } from "yaml";
+import { contractChangeset, versionPlan, withInfoVersion } from "./api-version.js";
+import { BUMP_KINDS, type BumpKind, latestReleasedContract } from "./contract-version.js";
+
+function fail(message: string): never {
+  console.error(`api-version: ${message}`);
+  process.exit(1);
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    message: { type: "string", short: "m", default: "" },
+    root: { type: "string" },
+    "no-generate": { type: "boolean", default: false },
+  },
+});
+const kind = positionals[0] as BumpKind;
+if (positionals.length !== 1 || !BUMP_KINDS.includes(kind)) {
+  fail("usage: pnpm api-version <major|minor|patch> [--message TEXT]");
+}
+const root = values.root ?? fileURLToPath(new URL("../../..", import.meta.url));
+const specPath = join(root, "openapi", "openapi.yaml");
+const source = readFileSync(specPath, "utf8");
+const spec = parse(source) as OpenApiDocument;
+const published = JSON.parse(readFileSync(join(root, "packages/api-types/package.json"), "utf8"));
+
+let plan: ReturnType<typeof versionPlan>;
+try {
+  plan = versionPlan(kind, String(published.version), String(spec.info.version));
+} catch (error) {
+  fail((error as Error).message);
+}
+
+// A new path version (/v1 → /v2) changes every call: only a major may carry it.
+const released = latestReleasedContract(join(root, "openapi", "released"));
+const before = basePathOf(readSpec(released.path).spec);
+const after = basePathOf(spec);
+if (before !== after && plan.release !== "major") {
+  fail(
+    `the base path changed from ${before} (released ${released.version}) to ${after}: every call moves, which breaks every client; run pnpm api-version major.`,
+  );
+}
+
+if (plan.next !== plan.current) writeFileSync(specPath, withInfoVersion(source, plan.next));
+const changeset = join(root, ".changeset", "contract-version.md");
+const existed = existsSync(changeset);
+writeFileSync(changeset, contractChangeset(plan, values.message ?? ""));
+console.log(
+  plan.next === plan.current
+    ? `info.version is already ${plan.next}, a ${plan.release} after the published ${plan.published}; the changeset says so.`
+    : `info.version ${plan.current} → ${plan.next} (a ${plan.release} after the published ${plan.published}).`,
+);
+console.log(
+  `${existed ? "updated" : "wrote"} .changeset/contract-version.md: @animal-store/api-types and @animal-store/client, ${plan.release}.`,
+);
+if (!values["no-generate"]) {
+  const generate = spawnSync("pnpm", ["generate"], { cwd: root, stdio: "inherit" });
+  if (generate.status !== 0) fail("pnpm generate failed; fix the spec and run it again.");
+}
+console.log(
+  `Commit openapi/openapi.yaml, the regenerated types and the changeset. The "Version packages" release records openapi/released/openapi-${plan.next}.json.`,
+);

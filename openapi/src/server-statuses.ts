@@ -1,0 +1,77 @@
+/**
+ * The statuses the engine (apps/server/src/engine) can answer an operation with, by the
+ * operation's shape, and why. A status the server can send must be declared, or the answer breaks
+ * the contract (a 500 in development, an undocumented answer in production); the lint rule
+ * `spec-facts/server-statuses` reads this list, so the spec is told when it is edited.
+ */
+import { allowsAnonymous, type SpecOperation } from "./operations.js";
+
+/** One status the server can send, the operations it applies to, and the reason. */
+export interface ServerStatus {
+  status: string;
+  /** Whether the server can answer `operation` with this status. */
+  applies(operation: SpecOperation): boolean;
+  /** Why it can, in a sentence that completes "because ...". */
+  why: string;
+}
+
+const always = () => true;
+const takesBody = (operation: SpecOperation) => operation.requestBody !== undefined;
+
+/** What the engine answers, in status order. */
+export const SERVER_STATUSES: readonly ServerStatus[] = [
+  {
+    status: "400",
+    applies: always,
+    why: "the server validates every request strictly: an unknown query parameter is refused with 400 validation_failed even where none is declared, and so is an invalid parameter or body",
+  },
+  {
+    status: "401",
+    applies: (operation) => !allowsAnonymous(operation),
+    why: "its security requires a credential: a request without a valid API key gets 401",
+  },
+  {
+    status: "410",
+    applies: (operation) => operation.operation["x-sunset"] !== undefined,
+    why: "it has an x-sunset: from that instant it answers 410 gone",
+  },
+  {
+    status: "413",
+    applies: takesBody,
+    why: "it takes a body: one over info.x-request-body-limit-bytes gets 413 payload_too_large",
+  },
+  {
+    status: "415",
+    applies: takesBody,
+    why: "it takes a body: one that is not application/json gets 415 unsupported_media_type",
+  },
+  {
+    status: "429",
+    applies: always,
+    why: "every request is counted (per API key, or per client address without one), and one over the limit gets 429",
+  },
+  {
+    status: "500",
+    applies: always,
+    why: "an unexpected failure (and, in development, an answer that breaks the contract) gets 500 internal_error",
+  },
+  {
+    status: "503",
+    applies: always,
+    why: "a backing store that cannot be reached (the API keys' or the handler's) gets 503 service_unavailable",
+  },
+];
+
+/** Whether `declared` (a response map's keys) covers `status`: exactly, by its class (`4XX`) or `default`. */
+export function declaresStatus(declared: readonly string[], status: string): boolean {
+  return declared.some(
+    (key) => key === status || key.toUpperCase() === `${status[0]}XX` || key === "default",
+  );
+}
+
+/** The statuses the server can send for `operation` that it does not declare. */
+export function undeclaredStatuses(operation: SpecOperation): ServerStatus[] {
+  return SERVER_STATUSES.filter(
+    (entry) => entry.applies(operation) && !declaresStatus(operation.statuses, entry.status),
+  );
+}

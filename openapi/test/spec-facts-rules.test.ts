@@ -1,0 +1,232 @@
+// Proves each rule of the spec-facts plugin (src/redocly/) on a planted edit of a copy of the real
+// spec: lint fails naming the rule, and the reports name the places of the fact as file:line, both
+// of them where a fact is stated twice (each named line holds what the case lists). Edits that
+// keep the copies in step pass. The rule requiring the statuses the server can send
+// (spec-facts/server-statuses) is shown with the assertion rules, in lint-rules.test.ts.
+import { afterAll, describe, expect, it } from "vitest";
+import { lintScratch, mutated, reportsOf } from "./lint.js";
+import type { Json } from "./spec.js";
+
+const scratch = lintScratch();
+afterAll(() => scratch.remove());
+
+const listPets = (spec: Json) => spec.paths["/pets"].get;
+const getPet = (spec: Json) => spec.paths["/pets/{petId}"].get;
+const prose = (spec: Json, from: string, to: string) => {
+  if (!spec.info.description.includes(from)) throw new Error(`the prose has no "${from}"`);
+  spec.info.description = spec.info.description.replace(from, to);
+};
+
+/** A planted edit: the rule it breaks, and what the lines a report names must hold. */
+type Case = [rule: string, edit: string, change: (spec: Json) => void, lines: string[]];
+
+const cases: Case[] = [
+  [
+    "spec-facts/deprecation",
+    "getPet's x-sunset moved alone",
+    (s) => Object.assign(getPet(s), { "x-sunset": "2031-06-01" }),
+    ["5 December 2030", "x-sunset: 2031-06-01"],
+  ],
+  [
+    "spec-facts/deprecation",
+    "getPet deprecated after its sunset",
+    (s) => Object.assign(getPet(s), { "x-deprecated-since": "2031-01-01" }),
+    ["x-deprecated-since: 2031-01-01", "x-sunset"],
+  ],
+  [
+    "spec-facts/deprecation",
+    "an x-sunset that is not a date",
+    (s) => Object.assign(getPet(s), { "x-sunset": "soon" }),
+    ["get:"],
+  ],
+  [
+    "spec-facts/deprecation",
+    "listPets, not deprecated, declaring Sunset",
+    (s) => {
+      listPets(s).responses["200"].headers.Sunset = { $ref: "#/components/headers/Sunset" };
+    },
+    ["Sunset:"],
+  ],
+  [
+    "spec-facts/plan-table",
+    "the Free plan at 30 a minute in the extension only",
+    (s) => {
+      s.info["x-rate-limit-plans"].free.perMinute = 30;
+    },
+    ["| Free | 60 |", "perMinute: 30"],
+  ],
+  [
+    "spec-facts/plan-table",
+    "a new plan without its row",
+    (s) => {
+      s.info["x-rate-limit-plans"].gold = { perMinute: 5000, perDay: 500000 };
+    },
+    ["gold:", "| Plan |"],
+  ],
+  [
+    "spec-facts/plan-table",
+    "a row naming no plan",
+    (s) => prose(s, "| Business | 1,000", "| Gold | 1,000"),
+    ["| Gold |", "x-rate-limit-plans:"],
+  ],
+  [
+    "spec-facts/plan-table",
+    "another anonymous plan, the prose unchanged",
+    (s) => Object.assign(s.info, { "x-rate-limit-anonymous-plan": "pro" }),
+    ["on the Free plan", "x-rate-limit-anonymous-plan: pro"],
+  ],
+  [
+    "spec-facts/plan-table",
+    "Enterprise counted on Pro, the prose unchanged",
+    (s) => {
+      s.info["x-rate-limit-plans"].enterprise.defaultsTo = "pro";
+    },
+    ["on the Business limits", "defaultsTo: pro"],
+  ],
+  [
+    "spec-facts/error-codes",
+    "an Error code without a row",
+    (s) => s.components.schemas.Error.properties.code.enum.push("teapot"),
+    ["- teapot", "| Code | Status |"],
+  ],
+  [
+    "spec-facts/error-codes",
+    "a row with another status than its examples",
+    (s) => prose(s, "| `gone` | 410 |", "| `gone` | 409 |"),
+    ["| `gone` | 409 |", "status: 410"],
+  ],
+  [
+    "spec-facts/error-codes",
+    "an example with another status than its response",
+    (s) => {
+      getPet(s).responses["404"].content["application/json"].examples.notFound.value.status = 400;
+    },
+    ["status: 400", "| `not_found` | 404 |"],
+  ],
+  [
+    "spec-facts/error-codes",
+    "a row whose code is in no enum",
+    (s) => prose(s, "| `gone` |", "| `removed` |"),
+    ["| `removed` |", "enum:"],
+  ],
+  [
+    "spec-facts/error-codes",
+    "a connection error row with a status they do not have",
+    (s) => prose(s, "| `request_timeout` | 408 |", "| `request_timeout` | 409 |"),
+    ["| `request_timeout` | 409 |", "status:"],
+  ],
+  [
+    "spec-facts/quoted-values",
+    "limit at most 50, its description and examples unchanged",
+    (s) => {
+      s.components.parameters.Limit.schema.maximum = 50;
+      s.components.parameters.Limit.examples.max.value = 50;
+    },
+    ["from 1 to 100", "maximum: 50"],
+  ],
+  [
+    "spec-facts/quoted-values",
+    "a 32 KiB body limit, the prose unchanged",
+    (s) => Object.assign(s.info, { "x-request-body-limit-bytes": 32768 }),
+    ["16 KiB", "x-request-body-limit-bytes: 32768"],
+  ],
+  [
+    "spec-facts/quoted-values",
+    "a 300-second ban, the prose unchanged",
+    (s) => {
+      s.info["x-rate-limit-ban"].banSeconds = 300;
+    },
+    ["banned for 600 seconds", "banSeconds: 300"],
+  ],
+  [
+    "spec-facts/quoted-values",
+    "a ban after 5 more requests, the prose unchanged",
+    (s) => {
+      s.info["x-rate-limit-ban"].rejectedRequestsBeforeBan = 5;
+    },
+    ["10 more requests", "rejectedRequestsBeforeBan: 5"],
+  ],
+  [
+    "spec-facts/quoted-values",
+    "the servers under /v2, the prose unchanged",
+    (s) => {
+      for (const server of s.servers) server.url = server.url.replace(/\/v1$/, "/v2");
+    },
+    ["ends with `/v1`", "url: https://{host}/v2"],
+  ],
+  [
+    "spec-facts/quoted-values",
+    "names of at most 50 characters, the description unchanged",
+    (s) => {
+      s.components.schemas.PetName.maxLength = 50;
+    },
+    ["1 to 100 characters", "maxLength: 50"],
+  ],
+  [
+    "spec-facts/quoted-values",
+    "a fourth PetStatus, the example message unchanged",
+    (s) => s.components.schemas.PetStatus.enum.push("reserved"),
+    ["allowed values: available, pending, sold", "enum:"],
+  ],
+];
+
+/** Each line of `source` a report names (`openapi.yaml:N`). */
+const namedLines = (source: string, report: string) =>
+  [...report.matchAll(/openapi\.yaml:(\d+)/g)].map(([, n]) => source.split("\n")[Number(n) - 1]);
+
+describe("spec-facts rules", () => {
+  it.concurrent.each(cases)(
+    "%s fails on %s, naming both places",
+    async (rule, _why, change, lines) => {
+      const source = mutated(change);
+      const result = await scratch.lint(_why, source);
+      expect(result.ok).toBe(false);
+      const reports = reportsOf(result.output, rule);
+      expect(reports.length, result.output).toBeGreaterThan(0);
+      const named = reports.flatMap((report) => namedLines(source, report));
+      for (const holds of lines)
+        expect(
+          named.some((line) => line?.includes(holds)),
+          `${holds} in ${reports.join("\n")}`,
+        ).toBe(true);
+    },
+  );
+
+  it.concurrent.each([
+    [
+      "listPets open to anyone, without a 401",
+      (s: Json) => {
+        listPets(s).security = [];
+        delete listPets(s).responses["401"];
+      },
+    ],
+    [
+      "getPet's sunset moved with its prose",
+      (s: Json) => {
+        getPet(s)["x-sunset"] = "2031-06-01";
+        for (const [from, to] of [
+          ["5 December 2030", "1 June 2031"],
+          ["2030-12-05", "2031-06-01"],
+        ] as const) {
+          const moved = (text: string) => text.replaceAll(from, to);
+          getPet(s).description = moved(getPet(s).description);
+          s.info.description = moved(s.info.description);
+          const gone = getPet(s).responses["410"].content["application/json"].examples.gone;
+          gone.summary = moved(gone.summary);
+          gone.value.message = moved(gone.value.message);
+        }
+      },
+    ],
+    [
+      "the Free plan at 30 a minute with its row",
+      (s: Json) => {
+        s.info["x-rate-limit-plans"].free.perMinute = 30;
+        prose(s, "| Free | 60 |", "| Free | 30 |");
+      },
+    ],
+  ] as const)("passes %s", async (why, change) => {
+    const result = await scratch.lint(why, mutated(change));
+    expect(result.output).not.toMatch(/\d+:\d+\s+(warning|error)/);
+    expect(result.ok).toBe(true);
+  });
+});

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `pnpm --filter @animal-store/client planted-faults [index ...]`: plants each fault below in the
+// client's source, runs the test that guards against it, and reports whether the test caught it;
+// the source is restored after each. The tests run on the source, so nothing is rebuilt. Not part
+// of `pnpm test`: run it after changing a guarded behaviour or its test, and do not edit the client
+// while it runs (a fault is in the working tree meanwhile).
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const client = fileURLToPath(new URL("..", import.meta.url));
+
+/** [what, file (relative to packages/client), text, replacement, test file, test name filter] */
+const FAULTS = [
+  [
+    "a 429's later X-RateLimit-Reset stretches the wait past its Retry-After",
+    "src/pacer.ts",
+    "if (window && window.resetServerMs - skew.offsetMs() > until) {",
+    "if (window && until < 0) {",
+    "test/pacing.test.ts",
+    "retries after Retry-After, not after the reset",
+  ],
+  [
+    "a retry waits past maxDelayMs for what pacing holds back",
+    "src/transport.ts",
+    "wait <= policy.maxDelayMs && fitsDeadline(wait)",
+    "fitsDeadline(wait)",
+    "test/pacing.test.ts",
+    "never waits longer than maxDelayMs",
+  ],
+  [
+    "a paced call past its deadline reads like a network timeout",
+    "src/transport.ts",
+    "new RateLimitError(new Date(refusal.until), context(), {",
+    'refusal.kind === "deadline" ? new (class TimeoutError extends Error { kind = "deadline"; })(operationId + " timed out: deadlineMs 0 ms passed") : new RateLimitError(new Date(refusal.until), context(), {',
+    "test/pacing.test.ts",
+    "past deadlineMs",
+  ],
+];
+
+const run = (command, args) =>
+  spawnSync(command, args, {
+    cwd: client,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+
+const only = process.argv.slice(2).map(Number);
+let missed = 0;
+for (const [index, [what, file, text, replacement, test, name]] of FAULTS.entries()) {
+  if (only.length > 0 && !only.includes(index)) continue;
+  const path = new URL(`../${file}`, import.meta.url);
+  const original = readFileSync(path, "utf8");
+  if (!original.includes(text)) {
+    console.log(`[${index}] ${what}: the code moved, update the fault`);
+    missed++;
+    continue;
+  }
+  writeFileSync(path, original.replace(text, replacement));
+  try {
+    const result = run("pnpm", ["exec", "vitest", "run", test, "-t", name]);
+    const caught = result.status !== 0;
+    if (!caught) missed++;
+    console.log(`[${index}] ${what}: ${caught ? "caught" : "NOT caught"} by ${test} (${name})`);
+  } finally {
+    writeFileSync(path, original);
+  }
+}
+process.exitCode = missed === 0 ? 0 : 1;
