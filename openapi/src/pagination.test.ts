@@ -9,6 +9,15 @@ const operations = specOperations(spec);
 const paged = operations.filter((op) => op.operation["x-pagination"] !== undefined);
 
 describe("operationPagination", () => {
+  it("reads the bad-cursor codes from the 400 examples, each a code of the Error enum", () => {
+    const op = operationById(operations, paged[0]?.operationId ?? "");
+    const { codes } = operationPagination(spec, op) ?? { codes: undefined };
+    const schemas = spec.components?.schemas as JsonObject;
+    const enumOf = ((schemas.Error as JsonObject).properties as JsonObject).code as JsonObject;
+    expect(codes?.invalid).not.toBe(codes?.otherFilter);
+    for (const code of Object.values(codes ?? {})) expect(enumOf.enum).toContain(code);
+  });
+
   it("reads the cursor parameter of every operation with x-pagination, and none of the others", () => {
     expect(paged.length).toBeGreaterThan(0);
     for (const op of operations) {
@@ -16,7 +25,11 @@ describe("operationPagination", () => {
       expect(operationPagination(spec, op)).toEqual(
         raw === undefined
           ? undefined
-          : { cursorParameter: raw.cursorParameter, pageSizeParameter: raw.pageSizeParameter },
+          : {
+              cursorParameter: raw.cursorParameter,
+              pageSizeParameter: raw.pageSizeParameter,
+              codes: { invalid: expect.any(String), otherFilter: expect.any(String) },
+            },
       );
     }
   });
@@ -46,5 +59,13 @@ describe("operationPagination", () => {
       operation: { ...op.operation, responses: { "200": { description: "no headers" } } },
     };
     expect(() => operationPagination(spec, withoutLink)).toThrow(/must declare the Link header/);
+    const responses = op.operation.responses as JsonObject;
+    const without400 = {
+      ...edited(own),
+      operation: { ...op.operation, responses: { ...responses, "400": { description: "x" } } },
+    };
+    expect(() => operationPagination(spec, without400)).toThrow(
+      /its 400 needs an example invalidCursor/,
+    );
   });
 });

@@ -92,13 +92,14 @@ export async function runPagingBench(options: PagingBenchOptions): Promise<Pagin
       })),
     );
     const results = new Map<string, (WrkResult & { cpuUsPerRequest: number })[]>();
-    for (const s of scenarios) {
+    /** The scenario's variant and the request wrk repeats on it. */
+    const target = (s: (typeof scenarios)[number]) => {
       const variant = running.get(s.pets) as RunningVariant;
-      const request = {
-        method: "GET" as const,
-        path: s.path,
-        headers: { authorization: `Bearer ${variant.key}` },
-      };
+      const headers = { authorization: `Bearer ${variant.key}` };
+      return { variant, request: { method: "GET" as const, path: s.path, headers } };
+    };
+    for (const s of scenarios) {
+      const { variant, request } = target(s);
       await runWrk(
         variant.url,
         request,
@@ -108,12 +109,7 @@ export async function runPagingBench(options: PagingBenchOptions): Promise<Pagin
     }
     for (let round = 0; round < options.rounds; round++) {
       for (const s of scenarios) {
-        const variant = running.get(s.pets) as RunningVariant;
-        const request = {
-          method: "GET" as const,
-          path: s.path,
-          headers: { authorization: `Bearer ${variant.key}` },
-        };
+        const { variant, request } = target(s);
         const cpuBefore = await cpuMs(variant.child.pid);
         const run = await runWrk(variant.url, request, options.load, options.scratchDir);
         const cpuUsPerRequest =

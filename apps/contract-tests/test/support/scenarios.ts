@@ -2,12 +2,7 @@
  * Requests of every operation of the contract, built from its own examples (the server's
  * `exampleRequest`), so the gate's "every operation" scenarios list no operation by hand.
  */
-import {
-  deref,
-  type JsonObject,
-  loadBundledSpec,
-  operationPagination,
-} from "@animal-store/openapi";
+import { loadBundledSpec, operationPagination } from "@animal-store/openapi";
 import { type CompiledOperation, compileContract, exampleRequest } from "@animal-store/server";
 import type { ScenarioRequest } from "./exchange.js";
 
@@ -33,7 +28,7 @@ export const sunsetOperations = contract.operations.filter(
   (op) => op.deprecation?.sunsetMs !== undefined,
 );
 
-/** The operation that pages, its cursor parameter and the codes of its bad-cursor 400 examples. */
+/** The operation that pages, its cursor parameter and the codes of its bad cursors. */
 export function pagedOperation(): {
   op: CompiledOperation;
   cursorParameter: string;
@@ -42,18 +37,5 @@ export function pagedOperation(): {
   const op = contract.operations.find((o) => operationPagination(contract.spec, o));
   const pagination = op && operationPagination(contract.spec, op);
   if (!op || !pagination) throw new Error("the contract has no operation with x-pagination");
-  const bad = deref<JsonObject>(contract.spec, (op.operation.responses as JsonObject)["400"]);
-  const examples = (bad.content as Record<string, JsonObject>)["application/json"]?.examples;
-  const code = (name: string) =>
-    String(
-      (
-        deref<JsonObject>(contract.spec, (examples as Record<string, unknown>)[name])
-          .value as JsonObject
-      ).code,
-    );
-  return {
-    op,
-    cursorParameter: pagination.cursorParameter,
-    codes: { invalid: code("invalidCursor"), otherFilter: code("cursorForAnotherFilter") },
-  };
+  return { op, cursorParameter: pagination.cursorParameter, codes: pagination.codes };
 }

@@ -1,9 +1,10 @@
 /**
  * "Forged and moved cursors refused", for an operation that pages (`x-pagination`): an issued
  * cursor (taken from a real `next` link) cut, edited, added to or replaced by made-up text must
- * get 400 with the code of the operation's `invalidCursor` 400 example; the same cursor sent with
- * another filter (a filter parameter changed, dropped or added) 400 with the code of its
- * `cursorForAnotherFilter` example. Never a page, never a 5xx.
+ * get 400 with the code the spec gives a cursor it did not issue (`x-pagination`'s reader: the
+ * operation's `invalidCursor` 400 example); the same cursor sent with another filter (a filter
+ * parameter changed, dropped or added) 400 with the code of its `cursorForAnotherFilter` example.
+ * Never a page, never a 5xx.
  */
 import fc from "fast-check";
 import type { CheckResult } from "../fuzz-coverage.js";
@@ -13,16 +14,13 @@ import { jsonBody } from "../http-client.js";
 import { nextTarget, type Query, queryOf, targetOf, withQuery } from "../next-links.js";
 import { validParamText } from "../param-strings.js";
 import { validParts } from "../request-generator.js";
-import { type JsonSchema, type OperationSpec, resolvePointer } from "../spec.js";
+import type { JsonSchema, OperationSpec } from "../spec.js";
 import { sendTarget } from "./issued-cursors.js";
 
 /** The check class name, as the report shows it. */
 export const FORGED_CURSORS = "forged and moved cursors refused";
 
-interface CursorCodes {
-  invalid: string;
-  otherFilter: string;
-}
+type CursorCodes = NonNullable<OperationSpec["pagination"]>["codes"];
 
 /** One way to spoil an issued cursor, or to move it to another filter. */
 type Forgery =
@@ -31,26 +29,6 @@ type Forgery =
   | { kind: "add"; at: number; char: string }
   | { kind: "made up"; text: string }
   | { kind: "move"; param: number; value: string | null };
-
-/** The codes of the operation's 400 examples for a cursor it did not issue / for another filter. */
-function cursorCodes(run: FuzzRun, op: OperationSpec): CursorCodes {
-  const path = op.path.replace(/~/g, "~0").replace(/\//g, "~1");
-  const pointer = `#/paths/${path}/${op.method.toLowerCase()}/responses/400`;
-  const response = resolvePointer(run.contract.doc, pointer) as {
-    content?: Record<string, { examples?: Record<string, { $ref?: string }> }>;
-  };
-  const examples = response.content?.["application/json"]?.examples ?? {};
-  const code = (name: string): string => {
-    const example = examples[name];
-    const resolved = (example?.$ref ? resolvePointer(run.contract.doc, example.$ref) : example) as
-      | { value?: { code?: unknown } }
-      | undefined;
-    const found = resolved?.value?.code;
-    must(typeof found === "string", `${op.operationId}'s 400 has no example ${name}`);
-    return found;
-  };
-  return { invalid: code("invalidCursor"), otherFilter: code("cursorForAnotherFilter") };
-}
 
 function forgeries(run: FuzzRun, op: OperationSpec, filters: string[]): fc.Arbitrary<Forgery> {
   const char = fc.constantFrom(..."AZaz09-_.~+/=%! é");
@@ -102,7 +80,7 @@ function forged(
 export async function forgedCursors(run: FuzzRun, op: OperationSpec): Promise<CheckResult> {
   if (!op.pagination) return { applied: false, note: "does not page" };
   const { cursorParameter, pageSizeParameter } = op.pagination;
-  const codes = cursorCodes(run, op);
+  const { codes } = op.pagination;
   const filters = op.parameters
     .filter((p) => p.in === "query" && p.name !== cursorParameter && p.name !== pageSizeParameter)
     .map((p) => p.name);

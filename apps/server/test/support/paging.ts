@@ -11,7 +11,9 @@ import { contract } from "./contract.js";
 
 const list = contract.operations.find((op) => operationPagination(contract.spec, op));
 if (!list) throw new Error("the contract has no operation with x-pagination");
-const pagination = operationPagination(contract.spec, list) as { cursorParameter: string };
+const pagination = operationPagination(contract.spec, list) as NonNullable<
+  ReturnType<typeof operationPagination>
+>;
 const parameter = (name: string) =>
   deref<JsonObject>(
     contract.spec,
@@ -19,11 +21,6 @@ const parameter = (name: string) =>
   );
 const schemaOf = (name: string) => deref<JsonObject>(contract.spec, parameter(name).schema);
 const ok = deref<JsonObject>(contract.spec, (list.operation.responses as JsonObject)["200"]);
-const bad = deref<JsonObject>(contract.spec, (list.operation.responses as JsonObject)["400"]);
-const badExamples = (bad.content as Record<string, JsonObject>)["application/json"]
-  ?.examples as Record<string, JsonObject>;
-const exampleCode = (name: string) =>
-  String((deref<JsonObject>(contract.spec, badExamples[name]).value as JsonObject).code);
 const limit = schemaOf("limit");
 const linkHeader = deref<JsonObject>(contract.spec, (ok.headers as JsonObject).Link);
 
@@ -40,10 +37,7 @@ export const paging = {
   /** The `status` filter's values, in spec order. */
   statuses: (schemaOf("status").enum as string[]).slice(),
   /** The codes of the 400 examples for a cursor the service did not issue / made for another filter. */
-  codes: {
-    invalid: exampleCode("invalidCursor"),
-    otherFilter: exampleCode("cursorForAnotherFilter"),
-  },
+  codes: pagination.codes,
   /** The `Link` header's schema pattern on the paged operation's 200. */
   linkPattern: new RegExp(String((linkHeader.schema as JsonObject).pattern)),
   /** The cursor parameter's named examples, by name. */
