@@ -64,8 +64,15 @@ describe("code samples on the docs page", () => {
       expect(curl).toContain('-H "Authorization: Bearer $API_KEY"');
       const resolved = (ref: Json) =>
         ref.$ref ? spec.components.parameters[ref.$ref.split("/").pop()] : ref;
+      const cursor = op["x-pagination"]?.cursorParameter;
       for (const parameter of (op.parameters ?? []).map(resolved)) {
         const example: Json = Object.values(parameter.examples)[0];
+        if (parameter.name === cursor) {
+          // The first page: a client never makes a cursor up; the next link carries it.
+          expect(curl).not.toContain(`${parameter.name}=`);
+          expect(curl).toContain('rel="next"');
+          continue;
+        }
         const shown =
           parameter.in === "path" ? `/${example.value}` : `${parameter.name}=${example.value}`;
         expect(curl).toContain(shown);
@@ -83,7 +90,15 @@ describe("code samples on the docs page", () => {
     (_id, path, method) => {
       const source = samplesOf(path, method)[SAMPLE_LABELS.client] ?? "";
       expect(source).toContain('from "@animal-store/client"');
-      expect(source).toContain(`client.${method.toUpperCase()}(${JSON.stringify(path)}`);
+      const op = spec.paths[path][method];
+      // An operation that pages shows the iterator over every page; the others, the one call.
+      expect(source).toContain(
+        op["x-pagination"]
+          ? `of client.pages(${JSON.stringify(path)}`
+          : `client.${method.toUpperCase()}(${JSON.stringify(path)}`,
+      );
+      if (op["x-pagination"])
+        expect(source).not.toContain(`${op["x-pagination"].cursorParameter}:`);
     },
   );
 

@@ -172,8 +172,9 @@ describe.skipIf(!browserService.available)(
         await operationHeading(page, op.summary).waitFor();
         for (const label of [SAMPLE_LABELS.curl, SAMPLE_LABELS.client]) {
           const source = samples.find((s) => s.label === label)?.source ?? "";
-          // The line that names this operation: curl's URL, or the client's method call.
-          const line = source.split("\n").find((l) => /^curl |client\.[A-Z]+\(/.test(l)) ?? "";
+          // The line that names this operation: curl's URL, the client's call or its iterator.
+          const line =
+            source.split("\n").find((l) => /^curl |client\.([A-Z]+|pages)\(/.test(l)) ?? "";
           expect(line, label).not.toBe("");
           const shown = await showSample(page, line, label);
           await expect(shown.isVisible(), `${operationId} ${label}`).resolves.toBe(true);
@@ -182,6 +183,18 @@ describe.skipIf(!browserService.available)(
         }
       },
     );
+
+    it("explains paging, and shows the paged operation's Link header and cursor parameter", async () => {
+      const paged = operations().find(({ op }) => op["x-pagination"]);
+      if (!paged) throw new Error("no operation of the spec pages");
+      await page.getByRole("heading", { name: "Paging" }).first().waitFor();
+      await page.getByText(paged.op.summary, { exact: true }).first().click();
+      await operationHeading(page, paged.op.summary).waitFor();
+      const cursor = paged.op["x-pagination"].cursorParameter;
+      await expect(page.getByText(cursor, { exact: true }).first().isVisible()).resolves.toBe(true);
+      await expect(page.getByText("Link", { exact: true }).first().isVisible()).resolves.toBe(true);
+      await screenshot(page, "paging.png", page.getByText("Link", { exact: true }).first());
+    });
 
     it("explains the bearer scheme in the security details", async () => {
       const [name, scheme] = Object.entries(spec.components.securitySchemes)[0] as [string, Json];

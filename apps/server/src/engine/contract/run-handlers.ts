@@ -27,6 +27,18 @@ interface PlainResult {
   headers?: Record<string, string> | undefined;
 }
 
+/**
+ * Sets a handler's headers. A `Link` already set (a deprecated operation's successor link) is
+ * kept and the handler's links are added to it: RFC 8288 lets one field carry several links, and
+ * a page of a deprecated list needs both its `next` and its `successor-version`.
+ */
+function setHandlerHeaders(res: Response, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const before = name.toLowerCase() === "link" ? res.getHeader(name) : undefined;
+    res.setHeader(name, before === undefined ? value : `${String(before)}, ${value}`);
+  }
+}
+
 /** The runtime side of `reply`: the types did the checking. */
 const reply = (status: number, body: unknown, headers?: Record<string, string>): PlainResult => ({
   status,
@@ -93,14 +105,14 @@ export function runHandlers(
     if (serialize !== undefined) {
       const text = serialize(result.body);
       res.statusCode = result.status;
-      if (result.headers) res.set(result.headers);
+      if (result.headers) setHandlerHeaders(res, result.headers);
       res.setHeader("Content-Type", "application/json; charset=utf-8");
       res.setHeader("Content-Length", Buffer.byteLength(text));
       res.end(text);
       return;
     }
     res.status(result.status);
-    if (result.headers) res.set(result.headers);
+    if (result.headers) setHandlerHeaders(res, result.headers);
     // Set before res.json so the response validator matches it instead of the Accept header.
     res.setHeader("Content-Type", "application/json; charset=utf-8");
     const violations = conformance?.violations(operation, result.status, (name) =>
