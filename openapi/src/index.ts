@@ -34,6 +34,7 @@ export {
   type SpecOperation,
   specOperations,
 } from "./operations.js";
+export { type OperationPagination, operationPagination } from "./pagination.js";
 export { type PathTemplatePattern, pathTemplatePattern } from "./path-template.js";
 export {
   type DocumentedHeader,

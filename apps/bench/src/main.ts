@@ -1,6 +1,6 @@
 /**
- * `pnpm bench`: measures the server, the client, the toolchain, `pnpm dev` and the mock against
- * their baselines in one run, and writes bench/results/latest.{md,json}. It reports targets; it
+ * `pnpm bench`: measures the server, paging, the client, the toolchain, `pnpm dev` and the mock
+ * against their baselines in one run, and writes bench/results/latest.{md,json}. It reports targets; it
  * never fails a run for a missed one. Every process it starts is stopped before it exits.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -12,6 +12,7 @@ import { measureClientSize } from "./client-size.js";
 import { runDevBench } from "./dev-bench.js";
 import { currentLoad, describeMachine } from "./machine.js";
 import { runMockBench } from "./mock-bench.js";
+import { runPagingBench } from "./paging-bench.js";
 import { cleanUpWhenStopped, installCleanup, stopAll, stoppedEarly } from "./processes.js";
 import { renderMarkdown } from "./report-markdown.js";
 import { type BenchResults, evaluateTargets, type Section } from "./results.js";
@@ -23,7 +24,7 @@ import { warmFetch } from "./variant-process.js";
 import { wrkMissingMessage } from "./wrk.js";
 
 const BUDGET_MS = 9.5 * 60_000;
-const SECTIONS = ["server", "client", "mock", "dev", "toolchain"] as const;
+const SECTIONS = ["server", "paging", "client", "mock", "dev", "toolchain"] as const;
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -108,6 +109,19 @@ async function main(): Promise<void> {
           }),
         )
       : skipped;
+    const paging = wanted("paging")
+      ? await measure("paging", () =>
+          runPagingBench({
+            quick,
+            // Fewer, shorter rounds than the server section: this one runs eight scenarios.
+            rounds: Math.min(settings.rounds, 3),
+            load: { ...load, seconds: Math.min(settings.seconds, 2) },
+            warmupSeconds: settings.warmupSeconds,
+            scratchDir,
+            log,
+          }),
+        )
+      : skipped;
     const client = wanted("client")
       ? await measure("client", () => runClientSection(variants.specs, { quick }))
       : skipped;
@@ -133,6 +147,7 @@ async function main(): Promise<void> {
       settings,
       notes,
       server,
+      paging,
       client,
       clientSize,
       toolchain,

@@ -85,6 +85,28 @@ export function renderMarkdown(r: BenchResults): string {
         ),
       ].join("\n");
     }),
+    section("Paging: what a page costs deep in the list and in a large table", r.paging, (p) =>
+      [
+        `The shipped server (SQLite) on tables of ${p.tables.map(int).join(", ")} pets seeded with SQL, pages of ${p.pageSize}; each next link followed as a client does. A ratio is how many times slower (req/s) the second page or table is than the first: the median of per-round ratios.`,
+        "",
+        table(
+          ["pets", "page", "req/s", "CPU µs/req", "p99 ms", "errors"],
+          p.scenarios.map((x) => [
+            int(x.pets),
+            x.label,
+            int(x.reqPerSec),
+            int(x.cpuUsPerRequest),
+            dec(x.p99Ms),
+            x.errors === 0 ? "0" : `**${x.errors}**`,
+          ]),
+        ),
+        "",
+        table(
+          ["comparison", "cost ratio"],
+          p.ratios.map((x) => [x.label, times(x.ratio)]),
+        ),
+      ].join("\n"),
+    ),
     section("Client (per call, GET /pets?limit=20, sequential)", r.client, (c) =>
       table(
         [

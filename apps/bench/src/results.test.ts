@@ -55,6 +55,29 @@ const base: Omit<BenchResults, "targets"> = {
   settings: { rounds: 3, seconds: 4, warmupSeconds: 1, connections: 32, threads: 1 },
   notes: [],
   server: { ok: true, value: [ours] },
+  paging: {
+    ok: true,
+    value: {
+      pageSize: 100,
+      tables: [1000, 10000, 1000000],
+      scenarios: [
+        {
+          id: "p1-10k",
+          label: "page 1",
+          pets: 10000,
+          reqPerSec: 3000,
+          cpuUsPerRequest: 300,
+          p99Ms: 9,
+          errors: 0,
+        },
+      ],
+      ratios: [
+        { label: "page 50 vs page 1 of 10,000", baseline: "a", slower: "b", ratio: 1.05 },
+        { label: "page 1, 1,000,000 vs 1,000 pets", baseline: "c", slower: "d", ratio: 1.1 },
+        { label: "page 10, 1,000,000 vs 1,000 pets", baseline: "e", slower: "f", ratio: 1.3 },
+      ],
+    },
+  },
   client: {
     ok: true,
     value: { callsPerBatch: 500, rounds: 7, againstOurs: clientTimes, againstRaw: clientTimes },
@@ -77,6 +100,9 @@ describe("evaluateTargets", () => {
     expect(met("first request")).toBe(true);
     expect(met("server RSS")).toBe(true);
     expect(met("client per call")).toBe(false);
+    expect(met("page 50 vs page 1")).toBe(true);
+    // The worst of the table-size comparisons counts: 1.3x.
+    expect(met("a list on the largest table")).toBe(false);
   });
 
   it("says 'not measured' instead of passing or failing a section that did not run", () => {
@@ -84,6 +110,9 @@ describe("evaluateTargets", () => {
     expect(dev).toMatchObject({ met: null, actual: "not measured" });
     const noServer = evaluateTargets({ ...base, server: { ok: false, reason: "x" } });
     expect(noServer.filter((t) => t.met === null)).toHaveLength(7);
+    const noPaging = evaluateTargets({ ...base, paging: { ok: false, reason: "x" } });
+    const pagingTargets = noPaging.filter((t) => /^(page 50|a list on)/.test(t.label));
+    expect(pagingTargets.map((t) => t.met)).toEqual([null, null]);
   });
 });
 
@@ -99,6 +128,11 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain(
       "| (a) ours | list20 | 5,000 | 300 | 1.00 | 10.00 | 1.10x | 0.37x | 0 |",
     );
+  });
+
+  it("tabulates the paging figures and their ratios", () => {
+    expect(markdown).toContain("| 10,000 | page 1 | 3,000 | 300 | 9.00 | 0 |");
+    expect(markdown).toContain("| page 10, 1,000,000 vs 1,000 pets | 1.30x |");
   });
 
   it("marks a missed target and a section that did not run", () => {

@@ -7,6 +7,7 @@ import type { ClientSize } from "./client-size.js";
 import type { DevFigures } from "./dev-bench.js";
 import type { MachineInfo } from "./machine.js";
 import type { MockFigures } from "./mock-bench.js";
+import type { PagingFigures } from "./paging-bench.js";
 import type { VariantFigures } from "./server-bench.js";
 import type { ToolchainFigure } from "./toolchain-bench.js";
 
@@ -29,6 +30,8 @@ export interface BenchResults {
   /** Anything that makes this run differ from a full one (a variant left out, and why). */
   notes: string[];
   server: Section<VariantFigures[]>;
+  /** What a page costs deep in the list and in a large table (issue 22). */
+  paging: Section<PagingFigures>;
   client: Section<ClientFigures>;
   clientSize: Section<ClientSize>;
   toolchain: Section<ToolchainFigure[]>;
@@ -67,6 +70,10 @@ export function evaluateTargets(results: Omit<BenchResults, "targets">): Target[
   const worstP99 = s ? Math.max(...Object.values(s).map((f) => f.p99Ms)) : undefined;
   const client = results.client.ok ? results.client.value.againstOurs.oursVsRaw : undefined;
   const dev = results.dev.ok ? results.dev.value.specEditToRestartMs : undefined;
+  const paging = results.paging.ok ? results.paging.value.ratios : [];
+  // The largest of the table-size comparisons: each must stay within the target.
+  const [deep, ...larger] = paging;
+  const worstLarger = larger.length > 0 ? Math.max(...larger.map((r) => r.ratio)) : undefined;
   return [
     target("GET limit=20 vs bare Express", ">= 1.00x", s?.list20?.vsExpress, "x", (v) => v >= 1),
     target("GET limit=100 vs bare Express", ">= 1.00x", s?.list100?.vsExpress, "x", (v) => v >= 1),
@@ -81,6 +88,14 @@ export function evaluateTargets(results: Omit<BenchResults, "targets">): Target[
     target("first request after start", "< 20 ms", ours?.firstRequestMs, " ms", (v) => v < 20, 1),
     target("server RSS after the run", "< 200 MB", ours?.rssAfterMb, " MB", (v) => v < 200, 0),
     target("client per call vs raw fetch", "<= 1.10x", client, "x", (v) => v <= 1.1),
+    target("page 50 vs page 1 (cost ratio)", "<= 1.20x", deep?.ratio, "x", (v) => v <= 1.2),
+    target(
+      "a list on the largest table vs 1,000 pets (worst cost ratio)",
+      "<= 1.20x",
+      worstLarger,
+      "x",
+      (v) => v <= 1.2,
+    ),
     target(
       "spec edit to restarted server (pnpm dev)",
       "< 3 s",

@@ -1,13 +1,15 @@
 /**
  * The breaking-change gate: `redocly diff` rates every change between the last released contract
  * and the current one (major / minor / patch); the gate fails on any major change unless the
- * current `info.version` has a higher major than the released one.
+ * current `info.version` has a higher major than the released one. Values added to an enum the
+ * contract declares open are rated minor (`open-enums.ts`).
  */
 import {
   compareContractVersions,
   parseContractVersion,
   readContractVersion,
 } from "./contract-version.js";
+import { ENUM_VALUES_ADDED, isOpenEnum, readContract } from "./open-enums.js";
 import { runRedocly } from "./redocly-cli.js";
 
 /** One change `redocly diff` rated as major (breaking for existing clients). */
@@ -51,7 +53,7 @@ export async function checkBreakingChanges(
   const base = parseContractVersion(baseVersion);
   const revision = parseContractVersion(revisionVersion);
   const majorBump = revision.major > base.major;
-  const diff = await runDiff(basePath, revisionPath);
+  const diff = rerateOpenEnums(await runDiff(basePath, revisionPath), readContract(revisionPath));
   const breakingChanges = diff.changes
     .filter((change) => change.impact === "major")
     .flatMap((change) =>
@@ -89,6 +91,38 @@ export async function checkBreakingChanges(
     counts: diff.summary,
     report: lines.join("\n"),
   };
+}
+
+const IMPACTS = ["patch", "minor", "major"] as const;
+
+/**
+ * The diff with values added to open enums (`open-enums.ts`) rated minor: each such verdict, the
+ * change's impact (its highest verdict's) and the summary's counts follow.
+ */
+function rerateOpenEnums(diff: DiffReport, revision: unknown): DiffReport {
+  const changes = diff.changes.map((change) => {
+    if (change.impact !== "major" || !change.verdicts) return change;
+    const verdicts = change.verdicts.map((verdict) =>
+      verdict.ruleId === ENUM_VALUES_ADDED &&
+      verdict.impact === "major" &&
+      isOpenEnum(revision, verdict.location?.pointer ?? change.path)
+        ? { ...verdict, impact: "minor", message: `${verdict.message} (an open enum: x-open-enum)` }
+        : verdict,
+    );
+    const rank = (impact: string) => IMPACTS.indexOf(impact as (typeof IMPACTS)[number]);
+    const impact = verdicts.reduce(
+      (top, v) => (rank(v.impact) > rank(top) ? v.impact : top),
+      "patch",
+    );
+    return { ...change, impact, verdicts };
+  });
+  const moved = changes.filter((c, i) => c.impact !== diff.changes[i]?.impact).length;
+  const summary = {
+    ...diff.summary,
+    major: diff.summary.major - moved,
+    minor: diff.summary.minor + moved,
+  };
+  return { summary, changes };
 }
 
 /** Runs `redocly diff --format json`; any failure of the tool itself fails the gate loudly. */

@@ -1,9 +1,10 @@
 // Static checks of openapi/arazzo/*.arazzo.yaml that `redocly lint` does not make: every step names
 // an operation the contract has, and together the workflows still exercise what the issue asks
-// (create → get → list, auth failures, validation errors, a 429), so coverage cannot silently shrink.
+// (create → get → list, paging and its bad cursors, auth failures, validation errors, a 429), so
+// coverage cannot silently shrink.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadBundledSpec, specOperations } from "@animal-store/openapi";
+import { loadBundledSpec, operationPagination, specOperations } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { arazzoDir } from "../src/contract-paths.js";
@@ -43,10 +44,11 @@ function exercised(): Set<string> {
 }
 
 describe("Arazzo workflows", () => {
-  it("exist: pets, auth failures, validation errors, rate limit", () => {
+  it("exist: pets, paging, auth failures, validation errors, rate limit", () => {
     expect(files.sort()).toEqual(
       expect.arrayContaining([
         "auth-failures.arazzo.yaml",
+        "paging.arazzo.yaml",
         "pets.arazzo.yaml",
         "rate-limit.arazzo.yaml",
         "validation-errors.arazzo.yaml",
@@ -72,6 +74,22 @@ describe("Arazzo workflows", () => {
         );
       }
     }
+  });
+
+  it("pin every bad-cursor code of the paged operation's 400 examples", () => {
+    const spec = loadBundledSpec().spec;
+    const paged = specOperations(spec).find((op) => operationPagination(spec, op));
+    if (!paged) throw new Error("the contract has no operation with x-pagination");
+    const codes = Object.values(operationPagination(spec, paged)?.codes ?? {});
+    expect(codes.length).toBeGreaterThan(0);
+    const pinned = documents.flatMap(({ doc }) =>
+      doc.workflows
+        .flatMap((w) => w.steps)
+        .filter((step) => step.operationId?.endsWith(`.${paged.operationId}`))
+        .flatMap((step) => (step.successCriteria ?? []).map((c) => c.condition)),
+    );
+    for (const code of codes) expect(pinned).toContain(`$response.body#/code == '${code}'`);
+    expect(pinned.some((condition) => /rel="next"/.test(condition))).toBe(true);
   });
 
   it("together they pin the statuses the issue names for each operation", () => {

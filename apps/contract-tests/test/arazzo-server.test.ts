@@ -35,6 +35,7 @@ describe("Arazzo workflows against the real server", () => {
     ["pets.arazzo.yaml", 3],
     ["auth-failures.arazzo.yaml", 2],
     ["validation-errors.arazzo.yaml", 2],
+    ["paging.arazzo.yaml", 2],
   ])("%s: all %i workflows pass", async (file, workflows) => {
     const run = await runRespect(workflowFile(file), server.apiUrl, { apiKey });
     expect(run.exitCode, run.output).toBe(0);

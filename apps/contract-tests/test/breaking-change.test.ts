@@ -171,6 +171,8 @@ describe("breaking-change gate on the real contract", () => {
     const latest = latestReleasedContract(releasedContractsDir());
     const verdict = await checkBreakingChanges(latest.path, current);
     expect(verdict.passed, verdict.report).toBe(true);
+    // Additive: paging added a parameter, a header and error codes, and broke nothing.
+    expect(verdict.counts.major, verdict.report).toBe(0);
     expect(verdict.report).toContain(`${latest.version} (released)`);
   });
 
@@ -202,6 +204,32 @@ describe("breaking-change fixtures", () => {
     expect(verdict.passed, verdict.report).toBe(true);
     expect(verdict.counts).toMatchObject({ major: 0 });
     expect(verdict.counts.minor).toBeGreaterThan(0);
+  });
+
+  /** A property of a component schema marked `x-open-enum`, and a fixture adding one value. */
+  const openEnumEdit = (keepOpen: boolean) => (s: Json) => {
+    const found = Object.values(schemas(s))
+      .flatMap((schema) => Object.values((schema.properties ?? {}) as Record<string, Json>))
+      .find((property) => property["x-open-enum"] === true && Array.isArray(property.enum));
+    const property = first(found, "property marked x-open-enum");
+    property.enum = [...property.enum, "fixture_only_code"];
+    if (!keepOpen) delete property["x-open-enum"];
+  };
+
+  it.concurrent("passes on a value added to an open enum (x-open-enum), rated minor", async () => {
+    const verdict = await checkBreakingChanges(current, fixture("open-enum", openEnumEdit(true)));
+    expect(verdict.passed, verdict.report).toBe(true);
+    expect(verdict.counts.major).toBe(0);
+    expect(verdict.counts.minor).toBeGreaterThan(0);
+  });
+
+  it.concurrent("fails on the same value added to that enum once it is no longer open", async () => {
+    const verdict = await checkBreakingChanges(
+      current,
+      fixture("closed-enum", openEnumEdit(false)),
+    );
+    expect(verdict.passed, verdict.report).toBe(false);
+    expect(verdict.breakingChanges.map((c) => c.ruleId)).toContain("enum-values-added");
   });
 
   it.concurrent("a major bump lets a breaking change pass, and reports it", async () => {

@@ -5,6 +5,7 @@
 // so the server would never see it) and must carry no response violation. The last test checks
 // against the bundled spec that every documented status of every operation was exercised.
 
+import { deref } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopAllChildren } from "./support/child-process.js";
 import {
@@ -21,6 +22,7 @@ import { validateResponseWithPrism } from "./support/prism-validator.js";
 import {
   contract,
   exampleScenario,
+  pagedOperation,
   securedOperations,
   sunsetOperations,
 } from "./support/scenarios.js";
@@ -45,6 +47,11 @@ let lenient: PrismProxy;
 let faultyStrict: PrismProxy;
 let key: string;
 const ledger = new CoverageLedger();
+/** A pet's status, as the server's store types it (from the generated types). */
+type PetStatus = NonNullable<Parameters<GateServer["server"]["store"]["createPet"]>[0]["status"]>;
+const petStatuses = deref<{ enum: PetStatus[] }>(contract.spec, {
+  $ref: "#/components/schemas/PetStatus",
+}).enum;
 
 beforeAll(async () => {
   [server, faulty] = await Promise.all([
@@ -132,6 +139,50 @@ describe("valid requests through prism proxy --errors", () => {
       path: "/pets?limit=100&status=pending",
       apiKey: key,
     });
+  });
+
+  it("listPets pages: each next link followed through the proxy, every pet once, no link on the last page", async () => {
+    const { cursorParameter } = pagedOperation();
+    const status = petStatuses.at(-1) as PetStatus;
+    for (let i = 0; i < 5; i++) {
+      await server.server.store.createPet({ name: `page${i}`, categoryId: 1, status });
+    }
+    const expected = (await server.server.store.listPets({ limit: 1000, status })).map((p) => p.id);
+    const seen: number[] = [];
+    let path: string | undefined = `/pets?status=${status}&limit=2`;
+    for (let n = 1; path !== undefined; n++) {
+      const found = await valid(list(200), `page ${n}`, { path, apiKey: key });
+      seen.push(...(found.body as { id: number }[]).map((pet) => pet.id));
+      const target = /^<([^>]*)>; rel="next"$/.exec(found.headers.get("link") ?? "")?.[1];
+      if (target !== undefined)
+        expect(new URLSearchParams(target).get(cursorParameter)).toBeTruthy();
+      // The link is relative to the page's URL: here, the proxy's.
+      path = target === undefined ? undefined : `/pets${target}`;
+    }
+    expect(seen).toEqual(expected);
+    expect(seen.length).toBeGreaterThan(4);
+  });
+
+  it("listPets 400 for a cursor it did not issue, and for one made for another filter", async () => {
+    const { cursorParameter, codes } = pagedOperation();
+    const [status, other] = petStatuses as [PetStatus, PetStatus];
+    for (let i = 0; i < 2; i++) {
+      await server.server.store.createPet({ name: `cursor${i}`, categoryId: 1, status });
+    }
+    const first = await valid(list(200), "for a cursor", {
+      path: `/pets?status=${status}&limit=1`,
+      apiKey: key,
+    });
+    const target = /^<([^>]*)>/.exec(first.headers.get("link") ?? "")?.[1] ?? "";
+    const cursor = new URLSearchParams(target.slice(1)).get(cursorParameter) ?? "";
+    expect(cursor).not.toBe("");
+    const at = (query: string) => ({ path: `/pets?${query}`, apiKey: key });
+    const bad = `${cursorParameter}=${cursor.slice(0, -2)}`;
+    await valid(list(400, codes.invalid), "truncated cursor", at(`status=${status}&${bad}`));
+    await valid(list(400, codes.invalid), "made-up cursor", at(`${cursorParameter}=abc`));
+    const moved = `${cursorParameter}=${cursor}`;
+    await valid(list(400, codes.otherFilter), "another filter", at(`status=${other}&${moved}`));
+    await valid(list(400, codes.otherFilter), "no filter", at(moved));
   });
 
   it("getPet 404 not_found for an id nobody has", async () => {

@@ -1,7 +1,9 @@
 // @ts-check
 // The code samples of each operation, written from the spec alone: its first server (variables at
 // their defaults), the method and path, each parameter's first example and the request body's
-// first example. One curl command and one TypeScript call through @animal-store/client.
+// first example. One curl command and one TypeScript call through @animal-store/client. An
+// operation that pages (`x-pagination`) shows its first page (no cursor: a client never makes one
+// up), how to reach the next in curl, and the client's iterator over every page.
 
 /** @typedef {Record<string, any>} Json */
 
@@ -34,9 +36,16 @@ export function serverUrl(/** @type {Json} */ root) {
   });
 }
 
+/** The cursor parameter of an operation that pages (`x-pagination`), or undefined. */
+export function cursorParameter(/** @type {Json} */ operation) {
+  const name = operation["x-pagination"]?.cursorParameter;
+  return typeof name === "string" ? name : undefined;
+}
+
 /**
  * What a sample sends: path and query values from the parameters' examples (optional query
- * parameters without an example are left out) and the body's first JSON example.
+ * parameters without an example are left out, and so is a paging cursor: a sample shows the
+ * first page) and the body's first JSON example.
  * @returns {{ path: Json, query: Json, body: unknown }}
  */
 export function sampleInput(/** @type {Json} */ root, /** @type {Json} */ operation) {
@@ -46,6 +55,7 @@ export function sampleInput(/** @type {Json} */ root, /** @type {Json} */ operat
   const query = {};
   for (const ref of operation.parameters ?? []) {
     const parameter = resolveRef(root, ref);
+    if (parameter.name === cursorParameter(operation) && parameter.in === "query") continue;
     const value = firstExample(root, parameter);
     if (value === undefined) {
       if (parameter.required) throw new Error(`code samples: ${parameter.name} has no example`);
@@ -90,7 +100,11 @@ export function curlSample(
   if (body !== undefined) {
     lines.push(`  -H 'Content-Type: application/json'`, `  -d '${JSON.stringify(body)}'`);
   }
-  return lines.join(" \\\n");
+  if (cursorParameter(operation)) lines.push("  -i");
+  const command = lines.join(" \\\n");
+  return cursorParameter(operation)
+    ? `${command}\n# More pages: request the target of the Link header's rel="next" (relative to\n# this URL), as it is, until a page comes without one.`
+    : command;
 }
 
 /** The TypeScript call of an operation through @animal-store/client. */
@@ -109,15 +123,8 @@ export function clientSample(
   const init = {};
   if (Object.keys(params).length > 0) init.params = params;
   if (body !== undefined) init.body = body;
-  const call = `await client.${method.toUpperCase()}(${JSON.stringify(template)}`;
   const lines = Object.entries(init).map(([key, value]) => `  ${key}: ${literal(value)},`);
-  const invocation = lines.length > 0 ? [`${call}, {`, ...lines, "});"] : [`${call});`];
-  const deprecated = operation.deprecated
-    ? [
-        `// Deprecated: removed on ${operation["x-sunset"]}; use ${operation["x-replacement"]} instead.`,
-      ]
-    : [];
-  return [
+  const preamble = [
     'import { createAnimalStoreClient } from "@animal-store/client";',
     "",
     "const client = createAnimalStoreClient({",
@@ -125,6 +132,28 @@ export function clientSample(
     '  apiKey: process.env.API_KEY ?? "",',
     "});",
     "",
+  ];
+  if (cursorParameter(operation) && method.toLowerCase() === "get") {
+    const call = `for await (const { data, meta } of client.pages(${JSON.stringify(template)}`;
+    return [
+      ...preamble,
+      '// Every page, following each Link rel="next";',
+      "// a page that fails throws an ApiError.",
+      ...(lines.length > 0 ? [`${call}, {`, ...lines, "})) {"] : [`${call})) {`]),
+      "  console.log(data, meta.rateLimit);",
+      "}",
+      "",
+    ].join("\n");
+  }
+  const call = `await client.${method.toUpperCase()}(${JSON.stringify(template)}`;
+  const invocation = lines.length > 0 ? [`${call}, {`, ...lines, "});"] : [`${call});`];
+  const deprecated = operation.deprecated
+    ? [
+        `// Deprecated: removed on ${operation["x-sunset"]}; use ${operation["x-replacement"]} instead.`,
+      ]
+    : [];
+  return [
+    ...preamble,
     ...deprecated,
     `const { data, error, meta } = ${invocation[0]}`,
     ...invocation.slice(1),

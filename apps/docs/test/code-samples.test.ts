@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isJsonObject } from "@animal-store/openapi";
+import { isJsonObject, operationPagination } from "@animal-store/openapi";
 import { enumOf, first, resolve } from "@animal-store/test-support/spec";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
@@ -64,9 +64,16 @@ describe("code samples on the docs page", () => {
       const curl = samplesOf(path, method)[SAMPLE_LABELS.curl] ?? "";
       expect(curl).toMatch(new RegExp(`^curl -X ${method.toUpperCase()} 'https://`));
       expect(curl).toContain('-H "Authorization: Bearer $API_KEY"');
+      const cursor = operationPagination(spec, op)?.cursorParameter;
       for (const parameter of op.parameters) {
         const examples = isJsonObject(parameter.examples) ? parameter.examples : {};
         const value = String(resolve(first(examples)).value);
+        if (parameter.name === cursor) {
+          // The first page: a client never makes a cursor up; the next link carries it.
+          expect(curl).not.toContain(`${String(parameter.name)}=`);
+          expect(curl).toContain('rel="next"');
+          continue;
+        }
         const shown = parameter.in === "path" ? `/${value}` : `${String(parameter.name)}=${value}`;
         expect(curl).toContain(shown);
       }
@@ -79,12 +86,19 @@ describe("code samples on the docs page", () => {
     },
   );
 
-  it.each(all.map(({ path, method, op }) => [op.operationId, path, method] as const))(
+  it.each(all.map(({ path, method, op }) => [op.operationId, path, method, op] as const))(
     "%s: an @animal-store/client call of the same method and path",
-    (_id, path, method) => {
+    (_id, path, method, op) => {
       const source = samplesOf(path, method)[SAMPLE_LABELS.client] ?? "";
       expect(source).toContain('from "@animal-store/client"');
-      expect(source).toContain(`client.${method.toUpperCase()}(${JSON.stringify(path)}`);
+      const pagination = operationPagination(spec, op);
+      // An operation that pages shows the iterator over every page; the others, the one call.
+      expect(source).toContain(
+        pagination
+          ? `of client.pages(${JSON.stringify(path)}`
+          : `client.${method.toUpperCase()}(${JSON.stringify(path)}`,
+      );
+      if (pagination) expect(source).not.toContain(`${pagination.cursorParameter}:`);
     },
   );
 

@@ -2,7 +2,7 @@
 // and checks what the contract promises is visible. Saves screenshots to screenshots/.
 import { mkdirSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import { securitySchemes } from "@animal-store/openapi";
+import { operationPagination, securitySchemes } from "@animal-store/openapi";
 import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -172,8 +172,9 @@ describe.skipIf(!browserService.available)(
         await operationHeading(page, op.summary).waitFor();
         for (const label of [SAMPLE_LABELS.curl, SAMPLE_LABELS.client]) {
           const source = samples.find((s) => s.label === label)?.source ?? "";
-          // The line that names this operation: curl's URL, or the client's method call.
-          const line = source.split("\n").find((l) => /^curl |client\.[A-Z]+\(/.test(l)) ?? "";
+          // The line that names this operation: curl's URL, the client's call or its iterator.
+          const line =
+            source.split("\n").find((l) => /^curl |client\.([A-Z]+|pages)\(/.test(l)) ?? "";
           expect(line, label).not.toBe("");
           const shown = await showSample(page, line, label);
           await expect(shown.isVisible(), `${operationId} ${label}`).resolves.toBe(true);
@@ -182,6 +183,19 @@ describe.skipIf(!browserService.available)(
         }
       },
     );
+
+    it("explains paging, and shows the paged operation's Link header and cursor parameter", async () => {
+      const paged = operations().find(({ op }) => operationPagination(spec, op));
+      const pagination = paged && operationPagination(spec, paged.op);
+      if (!paged || !pagination) throw new Error("no operation of the spec pages");
+      await page.getByRole("heading", { name: "Paging" }).first().waitFor();
+      await page.getByText(paged.op.summary, { exact: true }).first().click();
+      await operationHeading(page, paged.op.summary).waitFor();
+      const cursor = pagination.cursorParameter;
+      await expect(page.getByText(cursor, { exact: true }).first().isVisible()).resolves.toBe(true);
+      await expect(page.getByText("Link", { exact: true }).first().isVisible()).resolves.toBe(true);
+      await screenshot(page, "paging.png", page.getByText("Link", { exact: true }).first());
+    });
 
     it("explains the bearer scheme in the security details", async () => {
       const [name, scheme] = Object.entries(securitySchemes(spec))[0] ?? ["", {}];

@@ -2,16 +2,18 @@
 // as a frontend would: only the client's baseUrl differs from the real server.
 import { connect } from "node:net";
 import type { NewPet } from "@animal-store/api-types";
-import { type AnimalStoreClient, createAnimalStoreClient } from "@animal-store/client";
+import { type AnimalStoreClient, createAnimalStoreClient, nextPageUrl } from "@animal-store/client";
 import {
   component,
   first,
   headerExamples,
+  operationAt,
   requestExamples,
   resolve,
   responseExamples,
   spec,
 } from "@animal-store/test-support/spec";
+import { operationPagination } from "@animal-store/openapi";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LaunchedMock, launchMock } from "./launch.js";
@@ -54,6 +56,22 @@ describe("pnpm mock (named examples)", () => {
       expect(response.headers.get(name), name).toBe(example);
     }
     expect(client.rateLimit?.limit).toBe(Number(declared["X-RateLimit-Limit"]));
+  });
+
+  it("listPets pages as far as Prism can: the cursor is accepted, the example next link is served", async () => {
+    const pagination = operationPagination(spec, operationAt("/pets", "get"));
+    if (!pagination) throw new Error("listPets declares no x-pagination");
+    const cursorName = pagination.cursorParameter;
+    const declared = headerExamples("/pets", "get", "200");
+    const link = declared.Link ?? "";
+    expect(link).toMatch(/rel="next"/);
+    // The example link, followed as a client does: resolved against the page's URL.
+    const target = new URL(/^<([^>]*)>/.exec(link)?.[1] ?? "", `${mock.url}/pets`);
+    expect(target.searchParams.get(cursorName)).toBeTruthy();
+    const next = await fetch(target, { headers: { Authorization: "Bearer k" } });
+    expect(next.status).toBe(200);
+    expect(await next.json()).toEqual(first(responseExamples("/pets", "get", "200")));
+    expect(next.headers.get("Link")).toBe(link);
   });
 
   it("createPet: 201 with the created-pet example", async () => {
@@ -156,6 +174,15 @@ describe("pnpm mock --dynamic", () => {
     const one = await client.GET("/pets/{petId}", { params: { path: { petId: 7 } } });
     expect(one.response.status).toBe(200);
     validate("Pet", one.data);
+  });
+
+  it("serves the example next link and accepts the cursor it carries", async () => {
+    const first = await client.GET("/pets");
+    const next = nextPageUrl(first.response);
+    expect(next).toBeDefined();
+    const second = await fetch(next as URL, { headers: { Authorization: "Bearer k" } });
+    expect(second.status).toBe(200);
+    validate("Pets", await second.json());
   });
 
   it("repeats the same data for the same --seed", async () => {

@@ -9,7 +9,7 @@ import { exampleRequest } from "@animal-store/openapi";
 import fc from "fast-check";
 import { JsonNumberLiteral, toJsonText, withOwnProperty } from "./json-text.js";
 import { paramText } from "./param-strings.js";
-import { validParts } from "./request-generator.js";
+import { serverIssued, validParts } from "./request-generator.js";
 import { assemble, type GeneratedRequest, type Parts, partsOf } from "./request-parts.js";
 import { patternUnit } from "./schema-arbitrary.js";
 import { type KeywordCell, operationKeywords, type Slot } from "./schema-keywords.js";
@@ -30,13 +30,20 @@ type Change =
   | { side: BoundaryCase["side"]; transform: (old: unknown) => unknown; shown: string }
   | { side: BoundaryCase["side"]; omit: true; shown: string };
 
-/** The operation's example request as parts; a generated valid one when it has no example. */
+/**
+ * The operation's example request as parts, without a server-issued cursor (an example cursor
+ * belongs to its example filter: edit the filter and it is refused); a generated valid one when
+ * the operation has no example.
+ */
 export function baseParts(op: OperationSpec, doc: unknown): Parts {
   try {
     const example = exampleRequest(doc as Parameters<typeof exampleRequest>[0], "", op.routed);
     const body = example.body === undefined ? {} : { body: example.body };
     const parts = partsOf(op, { target: example.path, headers: example.headers, ...body });
-    if (parts) return parts;
+    if (parts) {
+      const issued = op.parameters.filter((p) => serverIssued(op, p)).map((p) => p.name);
+      return { ...parts, query: parts.query.filter(([name]) => !issued.includes(name)) };
+    }
   } catch {
     // No example for a required part: fall back to a generated request.
   }
@@ -199,21 +206,31 @@ function applied(base: Parts, slot: Slot, change: Change): Parts {
 /** Every boundary case of `op`: for each keyword cell, its edge and beyond requests. */
 export function boundaryCases(op: OperationSpec, doc: unknown): BoundaryCase[] {
   const base = baseParts(op, doc);
+  const issued = (cell: KeywordCell) =>
+    cell.slot.in === "query" &&
+    op.parameters.some(
+      (p) => p.name === (cell.slot as { name: string }).name && serverIssued(op, p),
+    );
   return operationKeywords(op, doc).flatMap((cell) =>
     cell.unreachable
       ? []
-      : changesOf(cell).map((change) => {
-          const { side } = change;
-          const what = `${cell.location} ${cell.keyword}`;
-          const request = assemble(
-            op,
-            applied(base, cell.slot, change),
-            side === "beyond" ? what : "",
-          );
-          if (cell.slot.in === "requestBody") request.headers["content-type"] = "application/json";
-          const shown = "value" in change ? toJsonText(change.value) : change.shown;
-          const label = `${what} ${side === "edge" ? "at its edge" : "broken"}: ${shown}`;
-          return { side, location: cell.location, keyword: cell.keyword, label, request };
-        }),
+      : changesOf(cell)
+          // A value made up on a cursor's edge is still not one the server issued: only the
+          // broken side of its keywords applies (the cursor checks send issued ones).
+          .filter((change) => !(issued(cell) && change.side === "edge"))
+          .map((change) => {
+            const { side } = change;
+            const what = `${cell.location} ${cell.keyword}`;
+            const request = assemble(
+              op,
+              applied(base, cell.slot, change),
+              side === "beyond" ? what : "",
+            );
+            if (cell.slot.in === "requestBody")
+              request.headers["content-type"] = "application/json";
+            const shown = "value" in change ? toJsonText(change.value) : change.shown;
+            const label = `${what} ${side === "edge" ? "at its edge" : "broken"}: ${shown}`;
+            return { side, location: cell.location, keyword: cell.keyword, label, request };
+          }),
   );
 }

@@ -20,6 +20,14 @@ const named = (p: ParameterSpec, header: boolean, doc: unknown) =>
 
 const present = <T>(pairs: (T | null)[]): T[] => pairs.filter((pair): pair is T => pair !== null);
 
+/**
+ * Whether a parameter's values come from the server only: a paging cursor (`x-pagination`), which
+ * no value drawn from its schema is. Valid requests leave it out; the cursor checks send real ones.
+ */
+export function serverIssued(op: OperationSpec, p: ParameterSpec): boolean {
+  return p.in === "query" && p.name === op.pagination?.cursorParameter;
+}
+
 /** Parts of `op` that honour every schema: required parameters always, optional ones maybe. */
 export function validParts(op: OperationSpec, doc: unknown): fc.Arbitrary<Parts> {
   const pathParams = op.parameters.filter((p) => p.in === "path");
@@ -30,7 +38,7 @@ export function validParts(op: OperationSpec, doc: unknown): fc.Arbitrary<Parts>
     fc
       .tuple(
         ...op.parameters
-          .filter((p) => p.in === where)
+          .filter((p) => p.in === where && !serverIssued(op, p))
           .map((p) =>
             p.required
               ? named(p, where === "header", doc)

@@ -6,7 +6,16 @@
 import fc from "fast-check";
 import { type JsonSchema, resolvePointer } from "./spec.js";
 
-const ANNOTATIONS = new Set(["description", "examples", "example", "title", "default", "$comment"]);
+// `x-open-enum` says clients must expect values added later; what is valid now is its `enum`.
+const ANNOTATIONS = new Set([
+  "description",
+  "examples",
+  "example",
+  "title",
+  "default",
+  "$comment",
+  "x-open-enum",
+]);
 /** Every keyword the converter understands; any other one throws. */
 export const SUPPORTED = new Set([
   "$ref",

@@ -11,7 +11,9 @@ import {
   documentedResponses,
   loadBundledSpec,
   type OperationDeprecation,
+  type OperationPagination,
   operationDeprecation,
+  operationPagination,
   type PathTemplatePattern,
   pathTemplatePattern,
   type SecurityRequirement,
@@ -69,6 +71,8 @@ export interface OperationSpec {
   anonymous: boolean;
   deprecation: OperationDeprecation | undefined;
   links: LinkSpec[];
+  /** How it pages (`x-pagination`): its server-issued cursor and its page size parameters. */
+  pagination: OperationPagination | undefined;
 }
 
 /** The bundled spec that `pnpm bundle` produces. */
@@ -138,6 +142,7 @@ export function listOperations(doc: OpenApiDocument): OperationSpec[] {
       security: op.security,
       anonymous: allowsAnonymous(op),
       deprecation: operationDeprecation(spec, op, all),
+      pagination: operationPagination(spec, op),
     };
   });
 }

@@ -1,10 +1,22 @@
+/**
+ * Each check class of the fuzz suite, run once against a planted fault, must fail on it: a proxy
+ * in front of the real server that drops a header, slips a key in, shifts an id, trims `Allow`,
+ * cuts a next link's cursor or answers a refused cursor with a page; or a checker reading an
+ * edited contract (a lower maximum, a required header, an operation open to anyone) while the
+ * server serves the real one. Where the contract has no operation a check applies to (a required
+ * header, `security: []`), a server serving the edited contract shows the check passes when the
+ * server does what it says. Failures are printed as the checks report them: the shrunk request
+ * and its answer.
+ */
 import type { ScratchServer } from "@animal-store/openapi-engine/testing";
 import type { Store } from "@animal-store/server";
 import { edited, openToAnyone } from "@animal-store/test-support/spec-edits";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { negativeDataRejection, positiveDataAcceptance } from "../src/checks/data-checks.js";
 import { faultStatuses } from "../src/checks/fault-statuses.js";
+import { forgedCursors } from "../src/checks/forged-cursors.js";
 import { ignoredAuth } from "../src/checks/ignored-auth.js";
+import { issuedCursors } from "../src/checks/issued-cursors.js";
 import { missingRequiredHeader } from "../src/checks/missing-header.js";
 import { resourceAvailability } from "../src/checks/resource-availability.js";
 import { unsupportedMethod } from "../src/checks/unsupported-method.js";
@@ -21,6 +33,7 @@ const contract = fuzzContract();
 const settings = { ...fuzzSettings(), runs: 30 };
 const first = contract.operations[0] as OperationSpec;
 const creates = contract.operations.find((op) => op.links.length > 0) as OperationSpec;
+const paged = contract.operations.find((op) => op.pagination) as OperationSpec;
 const servers: ScratchServer<Store>[] = [];
 let key: string;
 let faults: Awaited<ReturnType<typeof startFaultTargets>>;
@@ -166,6 +179,34 @@ describe("each check class fails on a planted fault", () => {
     await caught(
       throughProxy(drop, (run) => positiveDataAcceptance(run, first)),
       /response headers conformance: header X-Request-Id is missing/,
+    );
+  });
+
+  it("issued cursors followed: a proxy cuts the last character of every next link's cursor", async () => {
+    const cut: Rewrites = {
+      response: (_req, res) => {
+        const link = res.headers.link;
+        if (typeof link === "string") res.headers.link = link.replace(/.(>; rel="next")/, "$1");
+      },
+    };
+    await caught(
+      throughProxy(cut, (run) => issuedCursors(run, paged)),
+      /page 2: expected a 2xx, got 400/,
+    );
+  });
+
+  it("forged and moved cursors refused: a proxy answers a refused cursor with an empty page", async () => {
+    const silence: Rewrites = {
+      response: (req, res) => {
+        if (res.status !== 400 || !req.url.includes(`${paged.pagination?.cursorParameter}=`))
+          return;
+        res.status = 200;
+        res.body = Buffer.from("[]");
+      },
+    };
+    await caught(
+      throughProxy(silence, (run) => forgedCursors(run, paged)),
+      /expected 400 \w+, got 200/,
     );
   });
 

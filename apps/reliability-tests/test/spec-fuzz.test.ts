@@ -9,7 +9,9 @@ import {
   positiveDataAcceptance,
 } from "../src/checks/data-checks.js";
 import { FAULT_STATUSES, faultStatuses } from "../src/checks/fault-statuses.js";
+import { FORGED_CURSORS, forgedCursors } from "../src/checks/forged-cursors.js";
 import { IGNORED_AUTH, ignoredAuth } from "../src/checks/ignored-auth.js";
+import { ISSUED_CURSORS, issuedCursors } from "../src/checks/issued-cursors.js";
 import {
   MISSING_HEADER,
   missingRequiredHeader,
@@ -89,6 +91,8 @@ const CHECK_CLASSES: CheckClass[] = [
     check: (r, op) => faultStatuses(r, op, faults.targets),
     appliesTo: always,
   },
+  { name: ISSUED_CURSORS, check: issuedCursors, appliesTo: (op) => op.pagination !== undefined },
+  { name: FORGED_CURSORS, check: forgedCursors, appliesTo: (op) => op.pagination !== undefined },
 ];
 
 describe("Schemathesis's check classes, for every operation (SQLite, in-process server)", () => {

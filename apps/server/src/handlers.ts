@@ -5,6 +5,7 @@
  */
 import type { OperationId, operations, ParameterDefaults } from "@animal-store/api-types";
 import type { Handler, HandlerRequest, HandlerTable } from "@animal-store/openapi-engine";
+import { nextLink, readPage } from "./paging/page.js";
 import type { PetStore } from "./store/types.js";
 
 /** The handler of one Animal Store operation. */
@@ -19,9 +20,18 @@ export type Handlers = HandlerTable<operations, ParameterDefaults>;
 /** The Animal Store's handlers over `store`. */
 export function createHandlers(store: PetStore): Handlers {
   return {
-    /** One page in ascending id order. */
-    listPets: async ({ query, reply }) =>
-      reply(200, await store.listPets({ limit: query.limit, status: query.status })),
+    /** One page in ascending id order, with a `next` link unless it is the last; 400 on a bad cursor. */
+    listPets: async ({ query, reply }) => {
+      const { limit, cursor, ...filter } = query;
+      const page = await readPage({ limit, cursor, filter }, ({ limit, afterId }) =>
+        store.listPets({ limit, status: filter.status, afterId }),
+      );
+      if (!page.ok) return reply(400, page.error);
+      if (page.next === undefined) return reply(200, page.items);
+      // limit first, the filter, the cursor last: the same link whatever order the request used.
+      const next = { limit, ...filter, cursor: page.next } satisfies typeof query;
+      return reply(200, page.items, { Link: nextLink(next) });
+    },
     /** Stores the validated body; 201 once the write is durable. */
     createPet: async ({ body, reply }) => reply(201, await store.createPet(body)),
     /** The pet, or 404 not_found. */

@@ -80,6 +80,25 @@ describe("an operation deprecated in the spec", () => {
     }
   });
 
+  it("a page of it with more to come carries both links in one Link field: next and successor-version", async () => {
+    const spec = editedSpec(deprecate("listPets", { ...dates, sunset: "2999-06-01" }));
+    const app = await startTestApp({ spec });
+    try {
+      for (let i = 0; i < 2; i++) await app.store.createPet({ name: `p${i}`, categoryId: 1 });
+      const first = await app.api(`${list.path}?limit=1`);
+      expect(first.status).toBe(200);
+      const links = (first.headers.get("link") ?? "").split(/,\s*(?=<)/);
+      expect(links).toEqual([
+        '</v1/pets/{petId}>; rel="successor-version"',
+        expect.stringMatching(/^<\?limit=1&cursor=[A-Za-z0-9_-]+>; rel="next"$/),
+      ]);
+      const last = await app.api(`${list.path}?limit=2`);
+      expect(last.headers.get("link")).toBe('</v1/pets/{petId}>; rel="successor-version"');
+    } finally {
+      await app.close();
+    }
+  });
+
   it("answers 410 gone, with the headers, once its sunset has passed", async () => {
     const spec = editedSpec(deprecate("listPets", { ...dates, sunset: "2020-06-01" }));
     const app = await startTestApp({ spec });

@@ -1,10 +1,9 @@
 import { limitParameter, petStatuses } from "virtual:contract";
 import type { PetStatus } from "@animal-store/client";
-import { keepPreviousData } from "@tanstack/react-query";
 import { useState } from "react";
 import { ErrorNotice } from "./ErrorNotice.js";
 import { petHash } from "./hash-route.js";
-import { useApi } from "./hooks.js";
+import { usePetPages } from "./pet-pages.js";
 import { usePauseCountdown } from "./rate-limit-pause.js";
 import { StatusBadge } from "./StatusBadge.js";
 
@@ -20,20 +19,15 @@ const LIMIT_CHOICES = [
   .filter((n) => n >= limitParameter.minimum && n <= limitParameter.maximum)
   .sort((a, b) => a - b);
 
-/** The animals, filtered by status, at most `limit` of them (listPets). */
+/** The animals, filtered by status, `limit` per page, more pages on request (listPets). */
 export function PetList({ selectedId }: { selectedId: number | null }) {
-  const { api } = useApi();
   const [status, setStatus] = useState<PetStatus | null>(null);
   const [limit, setLimit] = useState(limitParameter.default);
   const pause = usePauseCountdown();
   const query = { limit, ...(status ? { status } : {}) };
-  const pets = api.hooks.useQuery(
-    "get",
-    "/pets",
-    { params: { query } },
-    { enabled: !pause.active, placeholderData: keepPreviousData },
-  );
-  const list = pets.data ?? [];
+  const pets = usePetPages(query, !pause.active);
+  const pages = pets.data?.pages ?? [];
+  const list = pages.flatMap((page) => page.pets);
 
   return (
     <section className="card list-card" aria-labelledby="list-title">
@@ -62,7 +56,7 @@ export function PetList({ selectedId }: { selectedId: number | null }) {
           ))}
         </fieldset>
         <label className="inline-field">
-          <span>Show</span>
+          <span>Per page</span>
           <select value={limit} onChange={(event) => setLimit(Number(event.target.value))}>
             {LIMIT_CHOICES.map((n) => (
               <option key={n} value={n}>
@@ -79,25 +73,39 @@ export function PetList({ selectedId }: { selectedId: number | null }) {
         <p className="muted empty">No animal {status ? `is ${status}` : "yet"}.</p>
       ) : (
         <ul className="pet-list" aria-busy={pets.isFetching}>
-          {list.map((pet) => (
-            <li key={pet.id}>
-              <a
-                href={petHash(pet.id)}
-                className="pet-row"
-                aria-current={pet.id === selectedId ? "true" : undefined}
-              >
-                <span className="pet-id">#{pet.id}</span>
-                <span className="pet-name">{pet.name}</span>
-                <span className="pet-category">category {pet.categoryId}</span>
-                <StatusBadge status={pet.status} />
-              </a>
-            </li>
-          ))}
+          {pages
+            .flatMap((page, n) => page.pets.map((pet) => ({ pet, key: `${n}:${pet.id}` })))
+            .map(({ pet, key }) => (
+              <li key={key}>
+                <a
+                  href={petHash(pet.id)}
+                  className="pet-row"
+                  aria-current={pet.id === selectedId ? "true" : undefined}
+                >
+                  <span className="pet-id">#{pet.id}</span>
+                  <span className="pet-name">{pet.name}</span>
+                  <span className="pet-category">category {pet.categoryId}</span>
+                  <StatusBadge status={pet.status} />
+                </a>
+              </li>
+            ))}
         </ul>
       )}
+      {pets.hasNextPage && (
+        <button
+          type="button"
+          className="button ghost load-more"
+          onClick={() => void pets.fetchNextPage()}
+          disabled={pause.active || pets.isFetching}
+        >
+          {pets.isFetchingNextPage ? "Loading…" : "Load more"}
+        </button>
+      )}
       <p className="list-foot muted">
-        {list.length} shown · at most {limit}
+        {list.length} shown · {pages.length} {pages.length === 1 ? "page" : "pages"} of at most{" "}
+        {limit}
         {status ? ` · ${status} only` : ""}
+        {pages.length > 0 && !pets.hasNextPage ? " · the end of the list" : ""}
       </p>
     </section>
   );

@@ -1,5 +1,5 @@
 // The built app on `pnpm mock` (Prism, in this process), in Chromium, screen by screen: the key
-// screen, the list with its filter and limit, a 400's field error, one pet with getPet's
+// screen, the list with its filter and limit, paging by the example's next link, a 400's field error, one pet with getPet's
 // deprecation notice, the rate-limit meter, the 429 countdown (forced with Prefer: code=429) and
 // the 401 screen. What the page shows is compared with the spec's examples.
 import type { ApiErrorBody, Pet } from "@animal-store/client";
@@ -139,6 +139,21 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
     await web.prefer(null);
     await enterKey(web.page, "another-key");
     await expect.poll(() => rowNames(web.page)).toEqual(pets.map((p) => p.name));
+  });
+
+  it("pages: Load more follows the example's next link, then the mock's repeated link ends the list", async () => {
+    const link = headerExample("/pets", "get", "200", "Link");
+    const target = new URL(/^<([^>]*)>/.exec(link)?.[1] ?? "", mock.url);
+    const before = web.exchanges.length;
+    await web.page.getByRole("button", { name: "Load more" }).click();
+    // The page's request is the link's target, its query as the link wrote it.
+    await expect.poll(() => web.exchanges.at(-1)?.url.search).toBe(target.search);
+    expect(web.exchanges.slice(before)).toHaveLength(1);
+    // The mock answers the same example again, with the same link: nothing more to load.
+    await expect.poll(() => rowNames(web.page)).toEqual([...pets, ...pets].map((p) => p.name));
+    await web.page.getByText("the end of the list").waitFor();
+    expect(await web.page.getByRole("button", { name: "Load more" }).count()).toBe(0);
+    await web.shot("mock-2b-paged");
   });
 
   it("reached nothing but its API, and logged no error of its own", () => {

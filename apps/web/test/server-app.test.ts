@@ -1,7 +1,9 @@
 // The same build on the real server (`startServer`, a scratch SQLite file, CORS_ORIGINS naming
 // the page's origin): only the API address differs. Create → in the filtered list → open →
-// deprecation notice; then a Free key run past its per-minute limit (read from the spec) near the
-// end of a window shows the Retry-After countdown while the client waits, and recovers.
+// deprecation notice; paging through a filtered list with Load more; then a Free key run past
+// its per-minute limit (read from the spec) near the end of a window shows the Retry-After
+// countdown while the client waits, and recovers.
+import type { PetStatus } from "@animal-store/client";
 import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
 import type { Browser } from "playwright-core";
@@ -85,6 +87,40 @@ describe.skipIf(!chromium.available)("the built app on the real server", () => {
     await web.shot("server-1-detail");
   });
 
+  it("pages through the whole list with Load more: every animal once, in id order, then the end", async () => {
+    api.jumpTo(Math.ceil(api.now() / MINUTE) * MINUTE + 1_000);
+    const web = await openWithFreeKey("web-paging");
+    const perPage = Number(
+      await web.page.locator("select").first().locator("option").first().textContent(),
+    );
+    // More animals than two pages hold, created on the server (not through this key's quota).
+    const status = petStatuses[2] as PetStatus;
+    for (let i = 0; i < perPage * 2 + 3; i++) {
+      await api.server.store.createPet({
+        name: `Paged ${i}`,
+        categoryId: 1,
+        status,
+      });
+    }
+    await web.page.locator("select").first().selectOption(String(perPage));
+    await web.page.getByRole("button", { name: status, exact: true }).click();
+    const pages = async () => {
+      while ((await web.page.getByRole("button", { name: "Load more" }).count()) > 0) {
+        await web.page.getByRole("button", { name: "Load more" }).click();
+        await web.page.locator(".pet-list[aria-busy='false']").waitFor();
+      }
+      return rowNames(web.page);
+    };
+    const all = (await api.server.store.listPets({ limit: 1000, status })).map((pet) => pet.name);
+    await expect.poll(pages, { timeout: 15_000 }).toEqual(all);
+    await web.page.getByText("the end of the list").waitFor();
+    const listed = web.exchanges.filter(
+      (e) => e.method === "GET" && e.url.pathname.endsWith("/pets"),
+    );
+    expect(listed.at(-1)?.url.searchParams.get("status")).toBe(status);
+    await web.shot("server-1b-paged");
+  });
+
   it("each call was preflighted and allowed for the page's origin alone", () => {
     const preflights = proxy.exchanges.filter((e) => e.method === "OPTIONS");
     const methods = new Set(
@@ -140,7 +176,7 @@ describe.skipIf(!chromium.available)("the built app on the real server", () => {
   });
 
   it("reached nothing but its API, and logged no error of its own", () => {
-    expect(pages.length).toBe(2);
+    expect(pages.length).toBe(3);
     for (const web of pages) {
       expect(web.elsewhere).toEqual([]);
       expect(web.pageErrors).toEqual([]);

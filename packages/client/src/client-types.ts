@@ -1,7 +1,9 @@
 import type { paths } from "@animal-store/api-types";
 import type { Client, FetchResponse, MaybeOptionalInit } from "openapi-fetch";
 import type { HttpMethod, PathsWithMethod, RequiredKeysOf } from "openapi-typescript-helpers";
+import type { SuccessData } from "./api-error.js";
 import type { CallOptions } from "./call-options.js";
+import type { Page } from "./pages.js";
 import type { RateLimitInfo } from "./rate-limit.js";
 import type { ResponseMeta } from "./response-meta.js";
 
@@ -41,6 +43,18 @@ export type ClientRequestMethod = <
   ...init: InitParam<Init>
 ) => Promise<CallResult<paths[Path][Method], Init>>;
 
+/**
+ * Every page of a GET list, first to last, following each response's `Link: <...>; rel="next"`;
+ * the init (parameters, headers, call options, signal) applies to every page's call.
+ */
+export type ClientPages = <
+  Path extends PathsWithMethod<paths, "get">,
+  Init extends MaybeOptionalInit<paths[Path], "get">,
+>(
+  url: Path,
+  ...init: InitParam<Init>
+) => AsyncGenerator<Page<SuccessData<CallResult<paths[Path]["get"], Init>>>, void, undefined>;
+
 /** The openapi-fetch client typed by the spec, with call options, `meta` and the latest limits. */
 export type AnimalStoreClient = Pick<Client<paths, Media>, "use" | "eject"> & {
   GET: ClientMethod<"get">;
@@ -52,6 +66,8 @@ export type AnimalStoreClient = Pick<Client<paths, Media>, "use" | "eject"> & {
   PATCH: ClientMethod<"patch">;
   TRACE: ClientMethod<"trace">;
   request: ClientRequestMethod;
+  /** Every page of a list, following `next` links (pacing, timeouts and retries per page). */
+  pages: ClientPages;
   /** `X-RateLimit-*` of the latest response that carried them; undefined before the first. */
   readonly rateLimit: RateLimitInfo | undefined;
 };

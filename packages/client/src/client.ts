@@ -10,6 +10,7 @@ import {
 } from "./deprecation.js";
 import { basePathOf, operationIdOf } from "./operation-lookup.js";
 import { createPacer, PACING_DEFAULTS, type Pacer, type PacingOptions } from "./pacer.js";
+import { pages } from "./pages.js";
 import type { RateLimitInfo } from "./rate-limit.js";
 import { OPERATION_ID, ReplayableRequest } from "./replayable-request.js";
 import { deprecationOf, responseMeta } from "./response-meta.js";
@@ -113,6 +114,10 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
   const request = client.request as RawCall;
   client.request = (method, path, init) =>
     request(method, path, named(init, String(method).toUpperCase(), path)).then(withMeta);
+  (client as unknown as { pages: unknown }).pages = (
+    path: string,
+    init?: Record<string, unknown>,
+  ) => pages(client.GET as Parameters<typeof pages>[0], path, init);
   return Object.defineProperty(client, "rateLimit", {
     get: () => rateLimit,
     enumerable: true,

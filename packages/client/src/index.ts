@@ -1,7 +1,7 @@
 /**
  * @animal-store/client: the typed Animal Store API client on openapi-fetch, with bearer auth,
  * a request id per call, timeouts and a deadline, pacing under the key's rate limit, retries
- * that honour `Retry-After`, per-response metadata and deprecation notices.
+ * that honour `Retry-After`, per-response metadata, deprecation notices and paging.
  */
 export type {
   ApiError as ApiErrorBody,
@@ -31,10 +31,12 @@ export {
   asOpenapiFetchClient,
   type CallResult,
   type ClientMethod,
+  type ClientPages,
   type ClientRequestMethod,
 } from "./client-types.js";
 export { type DeprecationHandler, type DeprecationNotice, warnDeprecation } from "./deprecation.js";
 export { PACING_DEFAULTS, type PacingOptions, type PacingWaitEvent } from "./pacer.js";
+export { nextPageUrl, type Page } from "./pages.js";
 export { parseRateLimit, type RateLimitInfo } from "./rate-limit.js";
 export { type ResponseMeta, responseMeta } from "./response-meta.js";
 export {

@@ -69,6 +69,18 @@ describe("the client on the Prism mock", () => {
     });
   });
 
+  it("pages on the mock: the example page, its example next link followed, then the loop is refused", async () => {
+    const seen: Pet[][] = [];
+    const walk = async () => {
+      for await (const page of quietClient().pages("/pets")) seen.push(page.data);
+    };
+    // The mock answers every page with the same example and the same next link: the client
+    // follows it once, and refuses to read that page again rather than walk forever.
+    await expect(walk()).rejects.toThrow(/or loops/);
+    expect(seen).toHaveLength(2);
+    expect(seen[1]).toEqual(seen[0]);
+  });
+
   it("creates a pet", async () => {
     const { data, response } = await quietClient().POST("/pets", {
       body: { name: "Rex", categoryId: 1, status: "available" },

@@ -1,6 +1,7 @@
 // The client against a real @animal-store/server (embedded SQLite in a temp directory, port 0):
 // create, list with a filter, get, every error branch typed as the spec's Error, rate-limit values
 // and getPet's deprecation notice.
+import { deref, loadBundledSpec } from "@animal-store/openapi";
 import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
 import { animalStore, type Store } from "@animal-store/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +11,7 @@ import {
   createAnimalStoreClient,
   type DeprecationNotice,
   type Pet,
+  type PetStatus,
   unwrap,
 } from "../src/index.js";
 import { fakeClock } from "./scripted-server.js";
@@ -62,6 +64,32 @@ describe("the client on the real server", () => {
       link: expect.stringContaining("/v1/pets"),
     });
     expect(notices[0]?.deprecatedAt).toBeInstanceOf(Date);
+  });
+
+  it("pages through the whole list with client.pages: each pet once, in id order, per filter", async () => {
+    const client = clientFor(proKey);
+    const { spec } = loadBundledSpec();
+    const statuses = deref<{ enum: PetStatus[] }>(spec, {
+      $ref: "#/components/schemas/PetStatus",
+    }).enum;
+    const created: Pet[] = [];
+    for (let i = 0; i < 17; i++) {
+      const status = statuses[i % statuses.length] as PetStatus;
+      created.push(
+        unwrap(await client.POST("/pets", { body: { name: `page${i}`, categoryId: 1, status } })),
+      );
+    }
+    for (const status of [undefined, ...statuses]) {
+      const ids: number[] = [];
+      const query = { limit: 4, ...(status ? { status } : {}) };
+      for await (const page of client.pages("/pets", { params: { query } })) {
+        expect(page.data.length).toBeLessThanOrEqual(query.limit);
+        ids.push(...page.data.map((pet) => pet.id));
+      }
+      expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+      const mine = created.filter((pet) => status === undefined || pet.status === status);
+      expect(ids).toEqual(expect.arrayContaining(mine.map((pet) => pet.id)));
+    }
   });
 
   it("returns 404 as the spec's Error, and unwrap throws it as ApiError", async () => {

@@ -35,6 +35,14 @@ export async function typedCalls(client: AnimalStoreClient): Promise<void> {
   await client.GET("/pets", { timeoutMs: 5_000, deadlineMs: 20_000, onRetry: () => undefined });
   await client.GET("/pets/{petId}", { params: { path: { petId: 1 } }, timeoutMs: 1_000 });
   await client.POST("/pets", { body: { name: "Rex", categoryId: 1 }, deadlineMs: 10_000 });
+  // Every page of a list, typed by the spec; the same init and call options as a GET.
+  for await (const page of client.pages("/pets", {
+    params: { query: { status: "sold", limit: 100 } },
+    deadlineMs: 10_000,
+  })) {
+    expectTypeOf(page.data).toEqualTypeOf<Pet[]>();
+    expectTypeOf(page.meta).toEqualTypeOf<ResponseMeta>();
+  }
 
   // @ts-expect-error: the spec has no /owners
   await client.GET("/owners");
@@ -70,6 +78,10 @@ export async function typedCalls(client: AnimalStoreClient): Promise<void> {
   await client.GET("/pets/{petId}", { params: { path: { petId: 1 } }, deadlineMs: "1m" });
   // @ts-expect-error: onRetry is a function
   await client.POST("/pets", { body: { name: "Rex", categoryId: 1 }, onRetry: true });
+  // @ts-expect-error: pages walks GET lists only, and /owners is none
+  client.pages("/owners");
+  // @ts-expect-error: pages takes the list's own parameters
+  client.pages("/pets", { params: { query: { status: "lost" } } });
 }
 
 /** Right and wrong client options and error fields; never run, only compiled. */

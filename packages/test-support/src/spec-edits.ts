@@ -39,6 +39,19 @@ function resolveRef(spec: Json, node: Json): Json {
   return at;
 }
 
+/** Removes the header components nothing refers to any more (lint's no-unused-components). */
+function dropUnusedHeaderComponents(spec: Json): void {
+  const headers: Record<string, Json> = spec.components?.headers ?? {};
+  for (const name of Object.keys(headers)) {
+    const { [name]: _self, ...others } = headers;
+    const elsewhere = JSON.stringify({
+      ...spec,
+      components: { ...spec.components, headers: others },
+    });
+    if (!elsewhere.includes(`"#/components/headers/${name}"`)) delete headers[name];
+  }
+}
+
 function httpDate(date: string): string {
   return new Date(`${date}T00:00:00Z`).toUTCString();
 }
@@ -79,6 +92,9 @@ export function deprecate(
       own.headers = { ...own.headers, ...deprecationHeaders };
       op.responses[status] = own;
     }
+    // A paged operation already declared `Link` (its next page): the one field now carries both
+    // links (RFC 8288), declared by the successor's component, and the other component goes.
+    dropUnusedHeaderComponents(spec);
     // The headers every response of the operation declares (rate limits, request id, ...).
     const responses = Object.values(op.responses).map((r) => resolveRef(spec, r));
     const common = Object.fromEntries(

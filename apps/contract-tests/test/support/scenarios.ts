@@ -2,7 +2,7 @@
  * Requests of every operation of the contract, built from its own examples (the server's
  * `exampleRequest`), so the gate's "every operation" scenarios list no operation by hand.
  */
-import { exampleRequest, loadBundledSpec } from "@animal-store/openapi";
+import { exampleRequest, loadBundledSpec, operationPagination } from "@animal-store/openapi";
 import { compileContract, type ServedOperation } from "@animal-store/openapi-engine";
 import type { ScenarioRequest } from "./exchange.js";
 
@@ -27,3 +27,15 @@ export const securedOperations = contract.operations.filter((op) => op.requiresC
 export const sunsetOperations = contract.operations.filter(
   (op) => op.deprecation?.sunsetMs !== undefined,
 );
+
+/** The operation that pages, its cursor parameter and the codes of its bad cursors. */
+export function pagedOperation(): {
+  op: ServedOperation;
+  cursorParameter: string;
+  codes: { invalid: string; otherFilter: string };
+} {
+  const op = contract.operations.find((o) => operationPagination(contract.spec, o));
+  const pagination = op && operationPagination(contract.spec, op);
+  if (!op || !pagination) throw new Error("the contract has no operation with x-pagination");
+  return { op, cursorParameter: pagination.cursorParameter, codes: pagination.codes };
+}

@@ -16,6 +16,18 @@ import { toPet, toPets, toRow } from "./pet-rows.js";
 import type { Database, PetsTable } from "./schema.js";
 import type { PetQuery, Store } from "./types.js";
 
+/**
+ * The query of one page of pets. A keyset seek: with the (status, id) index, or the primary key
+ * without a filter, a page deep in the list reads as few rows as the first one (no offset to skip
+ * through, no sort). Exported so the suites can ask each engine for its plan.
+ */
+export function petsPageQuery(db: Kysely<Database>, { limit, status, afterId }: PetQuery) {
+  let query = db.selectFrom("pets").selectAll();
+  if (status !== undefined) query = query.where("status", "=", status);
+  if (afterId !== undefined) query = query.where("id", ">", afterId);
+  return query.orderBy("id").limit(limit);
+}
+
 /** A Store over any Kysely dialect whose schema `petStoreMigrations` created. */
 export class KyselyStore implements Store {
   private readonly keys: ApiKeyStore;
@@ -29,15 +41,26 @@ export class KyselyStore implements Store {
     this.keys = kyselyApiKeyStore(db as unknown as Kysely<Pick<Database, "api_keys">>, classify);
   }
 
-  listPets({ limit, status }: PetQuery): Promise<Pet[]> {
-    return classified(this.classify, async () => {
-      let query = this.db.selectFrom("pets").selectAll();
-      if (status !== undefined) query = query.where("status", "=", status);
-      const rows = await query.orderBy("id").limit(limit).execute();
-      return toPets(rows);
-    });
+  listPets(query: PetQuery): Promise<Pet[]> {
+    return classified(this.classify, async () =>
+      toPets(await petsPageQuery(this.db, query).execute()),
+    );
   }
 
+  /**
+   * Inserts one pet. Keyset paging (listPets after an id) relies on ids becoming visible in
+   * order: a reader that has seen id N must already see every id below N that will ever exist.
+   * - SQLite: one writer at a time holds the write lock from drawing the id to the commit.
+   * - PostgreSQL: the `pets_commit_in_id_order` trigger (migration 0002) makes every insert
+   *   statement take a transaction-scoped advisory lock before it draws an id; the lock is held
+   *   until the commit. Advisory locks belong to the database, so this holds across every
+   *   instance sharing it. It costs one lock per transaction: creates commit one after another.
+   * A batched insert (many rows in one statement or one transaction) keeps the guarantee as is:
+   * the trigger fires once per statement and the lock lasts until the transaction commits, so a
+   * batch draws consecutive ids and becomes visible at once. What would break it: an identity
+   * sequence with CACHE > 1 (each connection would draw from its own block of ids), or inserting
+   * through a path that disables triggers (`session_replication_role = replica`).
+   */
   createPet(pet: NewPet): Promise<Pet> {
     return classified(this.classify, async () => {
       const row = await this.db

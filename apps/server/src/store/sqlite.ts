@@ -92,6 +92,8 @@ export class SqliteStore extends KyselyStore {
   }
 
   private insertInOneTransaction(pets: NewPet[]): Row[] {
+    // BEGIN IMMEDIATE takes the write lock before any id is drawn and holds it to the commit, so
+    // ids become visible in order, as keyset paging needs (see KyselyStore.createPet).
     this.raw.exec("BEGIN IMMEDIATE");
     try {
       // all(), not get(): a libsql statement whose get() failed keeps failing with that error.

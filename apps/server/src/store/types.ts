@@ -6,11 +6,13 @@ import type { ApiKeyStore, StoreLifecycle } from "@animal-store/openapi-engine/s
 export interface PetQuery {
   limit: number;
   status?: PetStatus | undefined;
+  /** Only ids above this one (keyset paging); from the first pet when absent. */
+  afterId?: number | undefined;
 }
 
 /** The pets: what the handlers read and write. */
 export interface PetStore {
-  /** Pets in ascending id order, at most `limit`, only `status` ones when given. */
+  /** Pets in ascending id order, at most `limit`, only `status` ones and ids above `afterId` when given. */
   listPets(query: PetQuery): Promise<Pet[]>;
   /** Stores a pet and returns it with its new id; durable once it resolves. */
   createPet(pet: NewPet): Promise<Pet>;

@@ -14,8 +14,11 @@ export interface paths {
         /**
          * List animals
          * @description Returns one page of animals in ascending `id` order, at most `limit`
-         *     of them, optionally only those with the given `status`. The list is a
-         *     bare JSON array; no other paging control is offered.
+         *     of them, optionally only those with the given `status`. The body is a
+         *     bare JSON array. When more animals follow, the response carries
+         *     `Link: <...>; rel="next"` (RFC 8288): follow it for the next page,
+         *     until a page comes without it (see Paging). The next page's `cursor`
+         *     must be sent with the same `status` filter; `limit` may change.
          */
         get: operations["listPets"];
         put?: never;
@@ -100,15 +103,18 @@ export interface components {
             categoryId: components["schemas"]["CategoryId"];
             status?: components["schemas"]["PetStatus"];
         };
-        /** @description A page of animals, as a bare array. */
+        /** @description A page of animals, as a bare array (at most `limit`, whose maximum is 100). */
         Pets: components["schemas"]["Pet"][];
         /** @description The body of every error response. */
         Error: {
             /**
              * @description Machine-readable error code (see the table in the API description).
+             *     The list may grow without a new major version (`x-open-enum`): a
+             *     client should handle a code it does not know by the response's
+             *     `status`.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "unauthorized" | "invalid_api_key" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "api_key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "cursor_filter_mismatch" | "unauthorized" | "invalid_api_key" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "api_key_banned" | "internal_error" | "service_unavailable";
             /** @description Human-readable description. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -116,7 +122,12 @@ export interface components {
         };
     };
     responses: {
-        /** @description A query parameter of listPets is invalid (code `validation_failed`). */
+        /**
+         * @description A query parameter of listPets breaks its schema (code
+         *     `validation_failed`), or its `cursor` is not one the service issued
+         *     (`invalid_cursor`) or was made for another `status` filter
+         *     (`cursor_filter_mismatch`).
+         */
         ValidationFailed: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -253,10 +264,22 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The maximum number of animals returned, from 1 to 100. */
+        /** @description The maximum number of animals returned, from 1 to 100. It may change from one page to the next. */
         Limit: number;
         /** @description Only animals with this status. Without it, no filter applies. */
         StatusFilter: components["schemas"]["PetStatus"];
+        /**
+         * @description Where the page starts: the opaque value a previous page's
+         *     `Link: <...>; rel="next"` carries (see Paging). Without it, the first
+         *     page. Take it from that link only, and send it with the same `status`
+         *     filter. Any other text (made up, truncated, edited, whatever its
+         *     length or characters) gets `400` `invalid_cursor`, and a cursor made
+         *     for another filter `400` `cursor_filter_mismatch`: the schema leaves
+         *     the text open on purpose, so every bad cursor gets one of those two
+         *     codes rather than `validation_failed` (reserved characters such as
+         *     `+` or `/` included, unencoded or not).
+         */
+        Cursor: string;
         /** @description The identifier of the animal. */
         PetIdPath: components["schemas"]["PetId"];
     };
@@ -300,6 +323,14 @@ export interface components {
         Deprecation: string;
         /** @description RFC 8594, the instant the operation is removed (its `x-sunset`), as an HTTP-date. */
         Sunset: string;
+        /**
+         * @description RFC 8288: the next page, `rel="next"`, as a relative reference holding
+         *     only a query (resolve it against the request's URL). It repeats the
+         *     request's `limit` and `status` and adds the `cursor` of the next page.
+         *     Absent on the last page.
+         * @example <?limit=20&status=available&cursor=ARBzdGF0dXM9YXZhaWxhYmxlAAAAAAAAABScLmgoi48b_w>; rel="next"
+         */
+        NextPageLink: string;
         /** @description RFC 8288, the replacement operation (its `x-replacement`), with `rel="successor-version"`. */
         Link: string;
         /**
@@ -315,10 +346,22 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description The maximum number of animals returned, from 1 to 100. */
+                /** @description The maximum number of animals returned, from 1 to 100. It may change from one page to the next. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Only animals with this status. Without it, no filter applies. */
                 status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description Where the page starts: the opaque value a previous page's
+                 *     `Link: <...>; rel="next"` carries (see Paging). Without it, the first
+                 *     page. Take it from that link only, and send it with the same `status`
+                 *     filter. Any other text (made up, truncated, edited, whatever its
+                 *     length or characters) gets `400` `invalid_cursor`, and a cursor made
+                 *     for another filter `400` `cursor_filter_mismatch`: the schema leaves
+                 *     the text open on purpose, so every bad cursor gets one of those two
+                 *     codes rather than `validation_failed` (reserved characters such as
+                 *     `+` or `/` included, unencoded or not).
+                 */
+                cursor?: components["parameters"]["Cursor"];
             };
             header?: never;
             path?: never;
@@ -326,13 +369,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of animals. */
+            /** @description One page of animals, and a `Link` to the next page unless it is the last. */
             200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Link: components["headers"]["NextPageLink"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -54,10 +54,22 @@ export class ResponseContractError extends Error {
   }
 }
 
+/**
+ * Sets a handler's headers. A `Link` already set (a deprecated operation's successor link) is
+ * kept and the handler's links are added to it: RFC 8288 lets one field carry several links, and
+ * a page of a deprecated list needs both its `next` and its `successor-version`.
+ */
+function setHandlerHeaders(res: Response, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const before = name.toLowerCase() === "link" ? res.getHeader(name) : undefined;
+    res.setHeader(name, before === undefined ? value : `${String(before)}, ${value}`);
+  }
+}
+
 /** Writes `text` as the JSON answer with `status` and the handler's own headers. */
-function send(res: Response, { status, headers }: Reply, text: string): void {
+function send(res: Response, { status, headers }: Reply, text: string, headersSet: boolean): void {
   res.statusCode = status;
-  if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (headers && !headersSet) setHandlerHeaders(res, headers);
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Content-Length", Buffer.byteLength(text));
   res.end(text);
@@ -86,12 +98,11 @@ export function handle(options: { checked: boolean }) {
       })) as Reply;
       if (!checked) {
         const serialize = operation.answers.forStatus(result.status)?.serialize;
-        send(res, result, serialize ? serialize(result.body) : (JSON.stringify(result.body) ?? ""));
+        const text = serialize ? serialize(result.body) : (JSON.stringify(result.body) ?? "");
+        send(res, result, text, false);
         return;
       }
-      if (result.headers) {
-        for (const [name, value] of Object.entries(result.headers)) res.setHeader(name, value);
-      }
+      if (result.headers) setHandlerHeaders(res, result.headers);
       const violations = operation.answers.violations(
         result.status,
         (name) => res.getHeader(name),
@@ -101,7 +112,7 @@ export function handle(options: { checked: boolean }) {
         next(new ResponseContractError(violations));
         return;
       }
-      send(res, result, JSON.stringify(result.body) ?? "");
+      send(res, result, JSON.stringify(result.body) ?? "", true);
     },
   );
 }

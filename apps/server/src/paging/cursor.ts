@@ -1,0 +1,94 @@
+/**
+ * The cursor of listPets' `next` link: opaque to clients, written and read only here.
+ *
+ * Layout, then base64url without padding:
+ *   version (1 byte) | filter length (1 byte) | filter (UTF-8) | after id (8 bytes, big-endian) | tag (8 bytes)
+ *
+ * - The after id is the last id of the page the cursor follows: the next page is the ids above it
+ *   (keyset), so a cursor stays right however many pets are created meanwhile. The caller saw that
+ *   id on the page, so the cursor tells it nothing new.
+ * - The filter is the request's filter parameters as a sorted query string ("status=sold", "" for
+ *   none), so a cursor is bound to the list it was made for: sent with another filter it would
+ *   silently start some other list at that id, so it is refused instead.
+ * - The tag is the first 8 bytes of SHA-256 over a fixed label and everything before it. It is a
+ *   digest, not a keyed MAC, by choice: the cursor holds nothing secret (the id and the filter are
+ *   the caller's own), and a forger who recomputes the digest can only reach pets it may list
+ *   anyway. A key would have to be shared by every instance on the same PostgreSQL and survive
+ *   restarts (a per-process random key breaks every cursor issued by another instance or before a
+ *   restart), and the contract's example cursors would be valid on no deployment. What the tag
+ *   must catch is a cursor damaged on its way (cut short, edited, pasted in part), which would
+ *   otherwise decode to another position and answer a silently wrong page: 2^-64 of them pass.
+ * - The version lets a later layout be told apart (and refused) instead of misread.
+ */
+import { createHash } from "node:crypto";
+
+const VERSION = 1;
+const ID_BYTES = 8;
+const TAG_BYTES = 8;
+const LABEL = "animal-store page cursor\0";
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/** Where a page starts: after this id, within this filter. */
+export interface PageCursor {
+  /** The last id of the previous page (a safe integer >= 1). */
+  afterId: number;
+  /** The filter the cursor belongs to, as `filterText` writes it. */
+  filter: string;
+}
+
+/** What reading a cursor for a request found. */
+export type CursorReading =
+  | { ok: true; afterId: number }
+  | { ok: false; problem: "invalid" | "other-filter" };
+
+/** A request's filter parameters as one canonical text: set ones only, sorted, query-encoded. */
+export function filterText(filter: Readonly<Record<string, unknown>>): string {
+  const set = Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]): [string, string] => [name, String(value)])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new URLSearchParams(set).toString();
+}
+
+function tagOf(body: Buffer): Buffer {
+  return createHash("sha256").update(LABEL).update(body).digest().subarray(0, TAG_BYTES);
+}
+
+/** The cursor text of a position; throws on an id or filter no request can produce. */
+export function encodeCursor({ afterId, filter }: PageCursor): string {
+  if (!Number.isSafeInteger(afterId) || afterId < 1) {
+    throw new RangeError(`a cursor's id must be a safe integer >= 1 (got ${afterId})`);
+  }
+  const filterBytes = Buffer.from(filter, "utf8");
+  if (filterBytes.length > 255) throw new RangeError("a cursor's filter is longer than 255 bytes");
+  const body = Buffer.alloc(2 + filterBytes.length + ID_BYTES);
+  body[0] = VERSION;
+  body[1] = filterBytes.length;
+  filterBytes.copy(body, 2);
+  body.writeBigUInt64BE(BigInt(afterId), 2 + filterBytes.length);
+  return Buffer.concat([body, tagOf(body)]).toString("base64url");
+}
+
+/**
+ * Reads `text` as a cursor for a request whose filter is `filter` (`filterText`). Anything but a
+ * cursor this module wrote, unchanged, is "invalid"; an intact one made for another filter is
+ * "other-filter". Never throws: every input gets one of the three answers.
+ */
+export function decodeCursor(text: string, filter: string): CursorReading {
+  const invalid = { ok: false, problem: "invalid" } as const;
+  if (!BASE64URL.test(text)) return invalid;
+  const bytes = Buffer.from(text, "base64url");
+  // Base64url has several texts for some byte strings (unused low bits): only ours is accepted.
+  if (bytes.toString("base64url") !== text) return invalid;
+  if (bytes.length < 2 + ID_BYTES + TAG_BYTES || bytes[0] !== VERSION) return invalid;
+  const filterLength = bytes[1] ?? 0;
+  if (bytes.length !== 2 + filterLength + ID_BYTES + TAG_BYTES) return invalid;
+  const body = bytes.subarray(0, bytes.length - TAG_BYTES);
+  if (!tagOf(body).equals(bytes.subarray(body.length))) return invalid;
+  const afterId = body.readBigUInt64BE(2 + filterLength);
+  if (afterId < 1n || afterId > BigInt(Number.MAX_SAFE_INTEGER)) return invalid;
+  if (!body.subarray(2, 2 + filterLength).equals(Buffer.from(filter, "utf8"))) {
+    return { ok: false, problem: "other-filter" };
+  }
+  return { ok: true, afterId: Number(afterId) };
+}
