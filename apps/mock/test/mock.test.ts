@@ -3,6 +3,7 @@
 import { connect } from "node:net";
 import type { NewPet } from "@animal-store/api-types";
 import { type AnimalStoreClient, createAnimalStoreClient, nextPageUrl } from "@animal-store/client";
+import { operationPagination } from "@animal-store/openapi";
 import {
   component,
   first,
@@ -13,7 +14,6 @@ import {
   responseExamples,
   spec,
 } from "@animal-store/test-support/spec";
-import { operationPagination } from "@animal-store/openapi";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LaunchedMock, launchMock } from "./launch.js";
