@@ -1,9 +1,9 @@
 /**
  * @animal-store/openapi: the contract's one reader. Loading the bundle, the operation list (with
  * the one list of HTTP methods), `$ref` resolution, path templates, documented responses, the
- * extensions that carry behaviour and the statuses the server can send. The server, the mock,
- * the generators and the tests all read the contract through these functions rather than walking
- * it themselves.
+ * security schemes, the documented error codes, example requests, the extensions that carry
+ * behaviour and the statuses the server can send. The engine, the mock, the generators and the
+ * tests all read the contract through these functions rather than walking it themselves.
  */
 export {
   deref,
@@ -14,6 +14,8 @@ export {
   type OpenApiDocument,
   type SecurityRequirement,
 } from "./document.js";
+export { connectionErrorCodes, documentedErrorCodes } from "./error-codes.js";
+export { type ExampleRequest, exampleRequest, firstExample } from "./example-requests.js";
 export {
   basePathOf,
   deprecationHeaders,
@@ -28,6 +30,7 @@ export { bundledSpecPath, type LoadedSpec, loadBundledSpec, readSpec } from "./l
 export {
   allowsAnonymous,
   operationById,
+  parameterDefault,
   type SpecOperation,
   specOperations,
 } from "./operations.js";
@@ -40,6 +43,7 @@ export {
   documentedResponses,
   responseForStatus,
 } from "./responses.js";
+export { bearerRealm, requestHeaderNames, securitySchemes } from "./security.js";
 export {
   declaresStatus,
   SERVER_STATUSES,

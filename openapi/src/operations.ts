@@ -1,6 +1,9 @@
 /**
  * The operation list of a contract: every (path, method) with an operationId, and what the
  * toolchain reads off each operation (security in force, documented statuses, body, deprecation).
+ *
+ * @see https://spec.openapis.org/oas/v3.1.0#paths-object
+ * @see https://spec.openapis.org/oas/v3.1.0#operation-object
  */
 import {
   deref,
@@ -35,7 +38,12 @@ export interface SpecOperation {
   statuses: string[];
 }
 
-/** Whether calls of `operation` may be made without any credential. */
+/**
+ * Whether calls of `operation` may be made without any credential: its requirements are none,
+ * or one of them is empty (`{}`, "no credential" as one of the alternatives).
+ *
+ * @see https://spec.openapis.org/oas/v3.1.0#security-requirement-object
+ */
 export function allowsAnonymous(operation: Pick<SpecOperation, "security">): boolean {
   return (
     operation.security.length === 0 ||
@@ -83,6 +91,19 @@ function mergeParameters(spec: OpenApiDocument, shared: unknown[], own: unknown)
     byKey.set(`${String(parameter.in)}:${String(parameter.name)}`, parameter);
   }
   return [...byKey.values()];
+}
+
+/**
+ * The `default` the contract gives `operation`'s parameter `name` (its schema's); undefined when
+ * it gives none.
+ */
+export function parameterDefault(
+  spec: OpenApiDocument,
+  operation: Pick<SpecOperation, "parameters">,
+  name: string,
+): unknown {
+  const parameter = operation.parameters.find((p) => p.name === name);
+  return deref<JsonObject | undefined>(spec, parameter?.schema)?.default;
 }
 
 /** The operation with this id; throws naming it when the contract has none. */

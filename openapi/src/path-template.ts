@@ -1,4 +1,8 @@
-/** OpenAPI path templates (`/pets/{petId}`) as patterns that capture their parameters. */
+/**
+ * OpenAPI path templates (`/pets/{petId}`) as patterns that capture their parameters.
+ *
+ * @see https://spec.openapis.org/oas/v3.1.0#path-templating
+ */
 
 /** A compiled path template: the pattern, with one capture group per parameter, in order. */
 export interface PathTemplatePattern {

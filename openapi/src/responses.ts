@@ -1,4 +1,8 @@
-/** The documented responses of an operation: status, headers and JSON content, `$ref`s resolved. */
+/**
+ * The documented responses of an operation: status, headers and JSON content, `$ref`s resolved.
+ *
+ * @see https://spec.openapis.org/oas/v3.1.0#response-object
+ */
 import { deref, isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
 import type { SpecOperation } from "./operations.js";
 
@@ -52,6 +56,8 @@ export function documentedResponses(
 /**
  * The documented response that answers `status`: the exact code, else its class (`4XX`), else
  * `default`; undefined when the status is not documented.
+ *
+ * @see https://spec.openapis.org/oas/v3.1.0#responses-object
  */
 export function responseForStatus(
   responses: DocumentedResponse[],

@@ -1,5 +1,5 @@
 /**
- * The statuses the engine (apps/server/src/engine) can answer an operation with, by the
+ * The statuses the engine (packages/openapi-engine) can answer an operation with, by the
  * operation's shape, and why. A status the server can send must be declared, or the answer breaks
  * the contract (a 500 in development, an undocumented answer in production); the lint rule
  * `spec-facts/server-statuses` reads this list, so the spec is told when it is edited.

@@ -1,6 +1,7 @@
 /**
  * `pnpm --filter @animal-store/bench profile -- [--variant=ours-sqlite] [--scenario=list20]
- * [--seconds=10] [--top=30] [--keep=file.cpuprofile]`: runs one variant under `node --cpu-prof` with wrk on one scenario, then prints
+ * [--seconds=10] [--top=30] [--keep=file.cpuprofile] [--compare=<dist>]`: runs one variant
+ * (`ours-before` is the `--compare` build) under `node --cpu-prof` with wrk on one scenario, then prints
  * where the server's time went. This is how the server's per-request work was found and trimmed.
  */
 import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
   if (scenario === undefined)
     throw new Error(`--scenario is one of ${SCENARIOS.map((s) => s.id).join(", ")}`);
   const scratchDir = await mkdtemp(join(tmpdir(), "animal-store-profile-"));
-  const variants = await createVariantSpecs(scratchDir);
+  const compare = option("compare", "");
+  const variants = await createVariantSpecs(scratchDir, compare === "" ? undefined : compare);
   // Run by stopAll, in the finally below or on Ctrl-C, SIGTERM or the time budget.
   cleanUpWhenStopped(variants.cleanup);
   cleanUpWhenStopped(() => rm(scratchDir, { recursive: true, force: true }));

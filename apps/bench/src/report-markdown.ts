@@ -1,4 +1,4 @@
-/** Renders a run as the Markdown of bench/results/latest.md (and the README's Benchmarks section). */
+/** Renders a run as the Markdown of bench/results/latest.md (quoted in apps/bench/README.md). */
 import type { BenchResults, Section } from "./results.js";
 
 const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString("en-US") : "n/a");

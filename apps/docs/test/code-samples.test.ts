@@ -7,11 +7,13 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { isJsonObject, operationPagination } from "@animal-store/openapi";
+import { enumOf, first, resolve } from "@animal-store/test-support/spec";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM plugin without declarations
 import { SAMPLE_LABELS } from "../plugins/animal-store-docs.js";
-import { type Json, operations, pageDefinition, spec } from "./page.js";
+import { operations, pageDefinition, pageOperation, spec } from "./page.js";
 
 const require = createRequire(import.meta.url);
 const page = pageDefinition();
@@ -20,7 +22,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** The samples of an operation on the page, by label. */
 function samplesOf(path: string, method: string): Record<string, string> {
-  const samples: { label: string; source: string }[] = page.paths[path][method]["x-codeSamples"];
+  const { samples } = pageOperation(path, method, page);
   return Object.fromEntries(samples.map((s) => [s.label, s.source]));
 }
 
@@ -58,47 +60,45 @@ describe("code samples on the docs page", () => {
 
   it.each(all.map(({ path, method, op }) => [op.operationId, path, method, op] as const))(
     "%s: a curl command built from the spec's examples",
-    (_id, path, method, op: Json) => {
+    (_id, path, method, op) => {
       const curl = samplesOf(path, method)[SAMPLE_LABELS.curl] ?? "";
       expect(curl).toMatch(new RegExp(`^curl -X ${method.toUpperCase()} 'https://`));
       expect(curl).toContain('-H "Authorization: Bearer $API_KEY"');
-      const resolved = (ref: Json) =>
-        ref.$ref ? spec.components.parameters[ref.$ref.split("/").pop()] : ref;
-      const cursor = op["x-pagination"]?.cursorParameter;
-      for (const parameter of (op.parameters ?? []).map(resolved)) {
-        const example: Json = Object.values(parameter.examples)[0];
+      const cursor = operationPagination(spec, op)?.cursorParameter;
+      for (const parameter of op.parameters) {
+        const examples = isJsonObject(parameter.examples) ? parameter.examples : {};
+        const value = String(resolve(first(examples)).value);
         if (parameter.name === cursor) {
           // The first page: a client never makes a cursor up; the next link carries it.
-          expect(curl).not.toContain(`${parameter.name}=`);
+          expect(curl).not.toContain(`${String(parameter.name)}=`);
           expect(curl).toContain('rel="next"');
           continue;
         }
-        const shown =
-          parameter.in === "path" ? `/${example.value}` : `${parameter.name}=${example.value}`;
+        const shown = parameter.in === "path" ? `/${value}` : `${String(parameter.name)}=${value}`;
         expect(curl).toContain(shown);
       }
-      const media = op.requestBody?.content?.["application/json"];
-      if (media) {
-        const body: Json = Object.values(media.examples)[0];
-        expect(curl).toContain(`-d '${JSON.stringify(body.value)}'`);
+      const content = isJsonObject(op.requestBody?.content) ? op.requestBody.content : {};
+      const media = content["application/json"];
+      if (isJsonObject(media) && isJsonObject(media.examples)) {
+        const body = resolve(first(media.examples)).value;
+        expect(curl).toContain(`-d '${JSON.stringify(body)}'`);
       }
     },
   );
 
-  it.each(all.map(({ path, method, op }) => [op.operationId, path, method] as const))(
+  it.each(all.map(({ path, method, op }) => [op.operationId, path, method, op] as const))(
     "%s: an @animal-store/client call of the same method and path",
-    (_id, path, method) => {
+    (_id, path, method, op) => {
       const source = samplesOf(path, method)[SAMPLE_LABELS.client] ?? "";
       expect(source).toContain('from "@animal-store/client"');
-      const op = spec.paths[path][method];
+      const pagination = operationPagination(spec, op);
       // An operation that pages shows the iterator over every page; the others, the one call.
       expect(source).toContain(
-        op["x-pagination"]
+        pagination
           ? `of client.pages(${JSON.stringify(path)}`
           : `client.${method.toUpperCase()}(${JSON.stringify(path)}`,
       );
-      if (op["x-pagination"])
-        expect(source).not.toContain(`${op["x-pagination"].cursorParameter}:`);
+      if (pagination) expect(source).not.toContain(`${pagination.cursorParameter}:`);
     },
   );
 
@@ -116,11 +116,11 @@ describe("code samples on the docs page", () => {
   }, 60_000);
 
   it("a sample that no longer compiles fails the check", () => {
-    const withEnum = all.find(({ op }) => JSON.stringify(op.parameters ?? []).includes("Status"));
+    const withEnum = all.find(({ op }) => JSON.stringify(op.parameters).includes("Status"));
     if (!withEnum) throw new Error("no operation has a status parameter to plant a bad value in");
     const { path, method, op } = withEnum;
     const source = samplesOf(path, method)[SAMPLE_LABELS.client] ?? "";
-    const status: string = spec.components.schemas.PetStatus.enum[0];
+    const status = enumOf("PetStatus")[0] ?? "";
     // As if the spec had renamed the path, or an example had left the enum the client knows.
     const planted = {
       renamedPath: source.replace(`(${JSON.stringify(path)}`, '("/animals"'),
@@ -136,12 +136,13 @@ describe("code samples on the docs page", () => {
 
 describe("notes added to each operation", () => {
   it("state the rate-limit policy of every plan and the ban rule, from the spec", () => {
-    const plans: Record<string, Json> = spec.info["x-rate-limit-plans"];
-    const ban = spec.info["x-rate-limit-ban"];
+    const plans = resolve(spec.info["x-rate-limit-plans"]);
+    const ban = resolve(spec.info["x-rate-limit-ban"]);
     const format = (n: unknown) => (typeof n === "number" ? n.toLocaleString("en-US") : String(n));
     for (const { path, method } of operations()) {
-      const description: string = page.paths[path][method].description;
-      for (const [plan, limits] of Object.entries(plans)) {
+      const { description } = pageOperation(path, method, page);
+      for (const [plan, raw] of Object.entries(plans)) {
+        const limits = resolve(raw);
         expect(description).toMatch(
           new RegExp(
             `\\| ${plan} \\| ${format(limits.perMinute)} \\| ${format(limits.perDay)} \\|`,
@@ -156,23 +157,23 @@ describe("notes added to each operation", () => {
 
   it("give deprecated operations, and only them, the deprecation → sunset → 410 timeline", () => {
     for (const { path, method, op } of operations()) {
-      const description: string = page.paths[path][method].description;
+      const { description } = pageOperation(path, method, page);
       if (!op.deprecated) {
         expect(description).not.toContain("Deprecation timeline");
         continue;
       }
-      const since = description.indexOf(op["x-deprecated-since"]);
-      const sunset = description.indexOf(op["x-sunset"], since);
+      const since = description.indexOf(String(op.operation["x-deprecated-since"]));
+      const sunset = description.indexOf(String(op.operation["x-sunset"]), since);
       expect(since).toBeGreaterThan(description.indexOf("Deprecation timeline"));
       expect(sunset).toBeGreaterThan(since);
       expect(description.slice(sunset)).toMatch(/`410`/);
-      expect(description).toContain(op["x-replacement"]);
+      expect(description).toContain(String(op.operation["x-replacement"]));
     }
   });
 
   it("leave the served spec alone: the bundle has no samples or notes", () => {
     for (const { op } of operations()) {
-      expect(op["x-codeSamples"]).toBeUndefined();
+      expect(op.operation["x-codeSamples"]).toBeUndefined();
       expect(op.description).not.toContain("#### Rate limit");
     }
   });

@@ -1,14 +1,22 @@
 // Starts the mock as `pnpm mock` does and calls every operation through @animal-store/client,
 // as a frontend would: only the client's baseUrl differs from the real server.
 import { connect } from "node:net";
+import type { NewPet } from "@animal-store/api-types";
 import { type AnimalStoreClient, createAnimalStoreClient, nextPageUrl } from "@animal-store/client";
+import { operationPagination } from "@animal-store/openapi";
+import {
+  component,
+  first,
+  headerExamples,
+  operationAt,
+  requestExamples,
+  resolve,
+  responseExamples,
+  spec,
+} from "@animal-store/test-support/spec";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LaunchedMock, launchMock } from "./launch.js";
-import { deref, type Json, requestExample, responseExamples, spec } from "./spec.js";
-
-const first = (examples: Record<string, Json>) => Object.values(examples)[0];
-const getPetOp = spec.paths["/pets/{petId}"].get;
 
 /** A client on the mock; any key works there, and deprecation notices are not printed. */
 function clientFor(mock: LaunchedMock): AnimalStoreClient {
@@ -18,14 +26,6 @@ function clientFor(mock: LaunchedMock): AnimalStoreClient {
     retry: false,
     onDeprecation: () => undefined,
   });
-}
-
-/** The example of each header a response declares, by header name. */
-function headerExamples(response: Json): Record<string, string> {
-  const headers = deref(response).headers as Record<string, Json>;
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, h]) => [name, String(deref(h).example)]),
-  );
 }
 
 describe("pnpm mock (named examples)", () => {
@@ -51,7 +51,7 @@ describe("pnpm mock (named examples)", () => {
     const { data, response } = await client.GET("/pets");
     expect(response.status).toBe(200);
     expect(data).toEqual(first(responseExamples("/pets", "get", "200")));
-    const declared = headerExamples(spec.paths["/pets"].get.responses["200"]);
+    const declared = headerExamples("/pets", "get", "200");
     for (const [name, example] of Object.entries(declared)) {
       expect(response.headers.get(name), name).toBe(example);
     }
@@ -59,9 +59,10 @@ describe("pnpm mock (named examples)", () => {
   });
 
   it("listPets pages as far as Prism can: the cursor is accepted, the example next link is served", async () => {
-    const op = spec.paths["/pets"].get;
-    const cursorName = op["x-pagination"].cursorParameter;
-    const declared = headerExamples(op.responses["200"]);
+    const pagination = operationPagination(spec, operationAt("/pets", "get"));
+    if (!pagination) throw new Error("listPets declares no x-pagination");
+    const cursorName = pagination.cursorParameter;
+    const declared = headerExamples("/pets", "get", "200");
     const link = declared.Link ?? "";
     expect(link).toMatch(/rel="next"/);
     // The example link, followed as a client does: resolved against the page's URL.
@@ -75,7 +76,7 @@ describe("pnpm mock (named examples)", () => {
 
   it("createPet: 201 with the created-pet example", async () => {
     const { data, response } = await client.POST("/pets", {
-      body: requestExample("/pets", "post"),
+      body: first<NewPet>(requestExamples("/pets", "post")),
     });
     expect(response.status).toBe(201);
     expect(data).toEqual(first(responseExamples("/pets", "post", "201")));
@@ -87,7 +88,7 @@ describe("pnpm mock (named examples)", () => {
     });
     expect(response.status).toBe(200);
     expect(data).toEqual(first(responseExamples("/pets/{petId}", "get", "200")));
-    const declared = headerExamples(getPetOp.responses["200"]);
+    const declared = headerExamples("/pets/{petId}", "get", "200");
     for (const name of ["Deprecation", "Sunset", "Link"]) {
       expect(declared[name], name).toBeTruthy();
       expect(response.headers.get(name), name).toBe(declared[name]);
@@ -128,7 +129,7 @@ describe("pnpm mock (named examples)", () => {
   });
 
   it("validates requests against the spec (400 with the spec's Error body)", async () => {
-    const limit = deref(spec.components.parameters.Limit).schema.maximum + 1;
+    const limit = Number(resolve(component("parameters", "Limit").schema).maximum) + 1;
     const tooMany = await client.GET("/pets", { params: { query: { limit } } });
     expect(tooMany.response.status).toBe(400);
     expect(tooMany.error).toMatchObject({ code: "validation_failed", status: 400 });
@@ -164,7 +165,9 @@ describe("pnpm mock --dynamic", () => {
     validate("Pets", list.data);
     expect(list.data).not.toEqual(first(responseExamples("/pets", "get", "200")));
 
-    const created = await client.POST("/pets", { body: requestExample("/pets", "post") });
+    const created = await client.POST("/pets", {
+      body: first<NewPet>(requestExamples("/pets", "post")),
+    });
     expect(created.response.status).toBe(201);
     validate("Pet", created.data);
 

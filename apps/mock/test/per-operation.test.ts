@@ -2,21 +2,29 @@
 // getPet or createPet gets the first named example of its own 400 (Prism picks the first), never
 // another operation's; and `Prefer: code=429` takes every operation down its 429 path, with the
 // declared Retry-After. Operations and statuses are read from the spec.
-import { specOperations } from "@animal-store/openapi";
+import {
+  component,
+  first,
+  headerExample,
+  requestExamples,
+  resolve,
+  responseAt,
+  responseExamples,
+  operations as specOperations,
+} from "@animal-store/test-support/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LaunchedMock, launchMock } from "./launch.js";
-import { deref, type Json, requestExample, responseExamples, spec } from "./spec.js";
 
-const operations = specOperations(spec).map(({ path, method, operation, requestBody }) => ({
+const operations = specOperations.map(({ path, method, operationId, requestBody, statuses }) => ({
   path,
   method: method.toLowerCase(),
-  op: operation as Json,
+  operationId,
+  statuses,
   takesBody: requestBody !== undefined,
 }));
 const takesBody = (path: string, method: string) =>
   operations.some((o) => o.path === path && o.method === method && o.takesBody);
-const first = (examples: Record<string, Json>) => Object.values(examples)[0];
-const limitMax = deref(spec.components.parameters.Limit).schema.maximum;
+const limitMax = Number(resolve(component("parameters", "Limit").schema).maximum);
 
 /** A request the spec refuses, per operation: a parameter out of range, or an empty body. */
 function invalidRequest(path: string, method: string): { url: string; init: RequestInit } {
@@ -39,11 +47,11 @@ describe("pnpm mock: errors per operation", () => {
     await mock?.stop();
   });
 
-  const with400 = operations.filter(({ op }) => op.responses["400"]);
+  const with400 = operations.filter(({ statuses }) => statuses.includes("400"));
 
   it("every operation has its own 400 examples", () => {
-    expect(with400.map(({ op }) => op.operationId).sort()).toEqual(
-      operations.map(({ op }) => op.operationId).sort(),
+    expect(with400.map(({ operationId }) => operationId).sort()).toEqual(
+      operations.map(({ operationId }) => operationId).sort(),
     );
     const firsts = with400.map(({ path, method }) =>
       JSON.stringify(first(responseExamples(path, method, "400"))),
@@ -51,7 +59,7 @@ describe("pnpm mock: errors per operation", () => {
     expect(new Set(firsts).size).toBe(firsts.length);
   });
 
-  it.each(with400.map(({ path, method, op }) => [op.operationId, path, method] as const))(
+  it.each(with400.map(({ path, method, operationId }) => [operationId, path, method] as const))(
     "%s: an invalid request gets the first example of its own 400",
     async (_operationId, path, method) => {
       const { url, init } = invalidRequest(path, method);
@@ -61,13 +69,13 @@ describe("pnpm mock: errors per operation", () => {
     },
   );
 
-  it.each(operations.map(({ path, method, op }) => [op.operationId, path, method] as const))(
+  it.each(operations.map(({ path, method, operationId }) => [operationId, path, method] as const))(
     "%s: Prefer: code=429 answers the 429 with its Retry-After",
     async (_operationId, path, method) => {
-      const response = deref(spec.paths[path][method].responses["429"]);
-      const retryAfter = String(deref(response.headers["Retry-After"]).example);
+      const response = responseAt(path, method, "429");
+      const retryAfter = headerExample(path, method, "429", "Retry-After");
       const body = takesBody(path, method)
-        ? JSON.stringify(requestExample(path, method))
+        ? JSON.stringify(first(requestExamples(path, method)))
         : undefined;
       const res = await fetch(`${mock.url}${path.replace(/\{\w+\}/, "1")}`, {
         method: method.toUpperCase(),
@@ -80,7 +88,7 @@ describe("pnpm mock: errors per operation", () => {
       });
       expect(res.status).toBe(429);
       expect(res.headers.get("Retry-After")).toBe(retryAfter);
-      for (const name of Object.keys(response.headers)) {
+      for (const { name } of response.headers) {
         expect(res.headers.get(name), name).not.toBeNull();
       }
       expect(await res.json()).toEqual(first(responseExamples(path, method, "429")));

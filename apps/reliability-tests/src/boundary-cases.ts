@@ -5,7 +5,7 @@
  * the pattern forbids, a required property dropped), which must be refused. Each starts from the
  * operation's example request and changes one value, so it is minimal by construction.
  */
-import { exampleRequest } from "@animal-store/server";
+import { exampleRequest } from "@animal-store/openapi";
 import fc from "fast-check";
 import { JsonNumberLiteral, toJsonText, withOwnProperty } from "./json-text.js";
 import { paramText } from "./param-strings.js";

@@ -1,16 +1,15 @@
 /**
  * Each check class of the fuzz suite, run once against a planted fault, must fail on it: a proxy
  * in front of the real server that drops a header, slips a key in, shifts an id, trims `Allow`,
- * cuts a next link's cursor or answers a refused cursor with a page; or a checker reading an edited contract (a lower maximum, a required header, an
- * operation open to anyone) while the server serves the real one. Where the contract has no
- * operation a check applies to (a required header, `security: []`), a server serving the edited
- * contract shows the check passes when the server does what it says. Failures are printed as
- * the checks report them: the shrunk request and its answer.
+ * cuts a next link's cursor or answers a refused cursor with a page; or a checker reading an
+ * edited contract (a lower maximum, a required header, an operation open to anyone) while the
+ * server serves the real one. Where the contract has no operation a check applies to (a required
+ * header, `security: []`), a server serving the edited contract shows the check passes when the
+ * server does what it says. Failures are printed as the checks report them: the shrunk request
+ * and its answer.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningServer, startServer } from "@animal-store/server";
+import type { ScratchServer } from "@animal-store/openapi-engine/testing";
+import type { Store } from "@animal-store/server";
 import { edited, openToAnyone } from "@animal-store/test-support/spec-edits";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { negativeDataRejection, positiveDataAcceptance } from "../src/checks/data-checks.js";
@@ -21,7 +20,7 @@ import { issuedCursors } from "../src/checks/issued-cursors.js";
 import { missingRequiredHeader } from "../src/checks/missing-header.js";
 import { resourceAvailability } from "../src/checks/resource-availability.js";
 import { unsupportedMethod } from "../src/checks/unsupported-method.js";
-import { serverEnv, startFaultTargets, UNREACHED_LIMITS } from "../src/fault-targets.js";
+import { startFaultTargets, startFuzzServer } from "../src/fault-targets.js";
 import { type FuzzContract, fuzzContract } from "../src/fuzz-contract.js";
 import { type CheckResult, CoverageLedger } from "../src/fuzz-coverage.js";
 import type { FuzzRun } from "../src/fuzz-exchange.js";
@@ -35,34 +34,26 @@ const settings = { ...fuzzSettings(), runs: 30 };
 const first = contract.operations[0] as OperationSpec;
 const creates = contract.operations.find((op) => op.links.length > 0) as OperationSpec;
 const paged = contract.operations.find((op) => op.pagination) as OperationSpec;
-const servers: RunningServer[] = [];
-let dir: string;
+const servers: ScratchServer<Store>[] = [];
 let key: string;
 let faults: Awaited<ReturnType<typeof startFaultTargets>>;
 
 /** A server on `spec` (default: the bundled contract) with a key of roomy limits. */
-async function serve(spec?: object): Promise<{ server: RunningServer; key: string }> {
+async function serve(spec?: object): Promise<ScratchServer<Store>> {
   const loaded = spec === undefined ? {} : { spec: { spec, text: JSON.stringify(spec) } as never };
-  const server = await startServer(serverEnv(mkdtempSync(join(dir, "s-"))), loaded);
+  const server = await startFuzzServer(contract, { name: "planted", ...loaded });
   servers.push(server);
-  const own = await server.createKey({
-    plan: contract.customPlan,
-    name: "planted",
-    ...UNREACHED_LIMITS,
-  });
-  return { server, key: own };
+  return server;
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "rel-planted-"));
   const main = await serve();
   key = main.key;
-  faults = await startFaultTargets(main.server, contract);
+  faults = await startFaultTargets(main, contract);
 });
 
 afterAll(async () => {
   await Promise.allSettled([...servers.map((s) => s.close()), faults?.close()]);
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function runOn(origin: string, checker: FuzzContract = contract, ownKey = key): FuzzRun {
@@ -122,10 +113,7 @@ describe("each check class fails on a planted fault", () => {
     const checker = fuzzContract(planted);
     const enforcing = await serve(planted);
     const op = checker.byId(first.operationId);
-    const result = await missingRequiredHeader(
-      runOn(enforcing.server.url, checker, enforcing.key),
-      op,
-    );
+    const result = await missingRequiredHeader(runOn(enforcing.url, checker, enforcing.key), op);
     expect(result.applied).toBe(true);
     await caught(
       missingRequiredHeader(runOn(servers[0]?.url as string, checker), op),
@@ -163,9 +151,9 @@ describe("each check class fails on a planted fault", () => {
     const checker = fuzzContract(open);
     const op = checker.byId(first.operationId);
     const anonymous = await serve(open);
-    expect(
-      (await ignoredAuth(runOn(anonymous.server.url, checker, anonymous.key), op)).applied,
-    ).toBe(true);
+    expect((await ignoredAuth(runOn(anonymous.url, checker, anonymous.key), op)).applied).toBe(
+      true,
+    );
     await caught(
       ignoredAuth(runOn(servers[0]?.url as string, checker), op),
       /without a key, yet it got 401/,

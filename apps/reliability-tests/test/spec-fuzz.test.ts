@@ -1,14 +1,6 @@
-/**
- * Spec-driven fuzzing of the real server (startServer, SQLite): each check class of Schemathesis
- * run for every operation of the contract, a table of hostile requests, then the coverage report
- * (printed, written to coverage/fuzz-coverage.json) with its gate: every documented status of
- * every operation exercised. Every answer is held to the contract as it arrives (fuzz-exchange).
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type RunningServer, startServer } from "@animal-store/server";
+import type { ScratchServer } from "@animal-store/openapi-engine/testing";
+import type { Store } from "@animal-store/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   NEGATIVE_DATA,
@@ -32,7 +24,7 @@ import {
 import { responseConformanceSummary } from "../src/checks/response-conformance.js";
 import { UNSUPPORTED_METHOD, unsupportedMethod } from "../src/checks/unsupported-method.js";
 import { renderCoverage, writeCoverage } from "../src/coverage-report.js";
-import { serverEnv, startFaultTargets, UNREACHED_LIMITS } from "../src/fault-targets.js";
+import { startFaultTargets, startFuzzServer } from "../src/fault-targets.js";
 import { fuzzContract } from "../src/fuzz-contract.js";
 import { type CheckResult, CoverageLedger } from "../src/fuzz-coverage.js";
 import { exchange, type FuzzRun, RESPONSE_CONFORMANCE } from "../src/fuzz-exchange.js";
@@ -47,27 +39,24 @@ const settings = fuzzSettings();
 const contract = fuzzContract();
 const ledger = new CoverageLedger(contract);
 
-let server: RunningServer;
+let main: ScratchServer<Store>;
 let faults: Awaited<ReturnType<typeof startFaultTargets>>;
 let run: FuzzRun;
-let dataDir: string;
 
 beforeAll(async () => {
   console.log(`fuzzing with FUZZ_SEED=${settings.seed} FUZZ_RUNS=${settings.runs}`);
-  dataDir = mkdtempSync(join(tmpdir(), "rel-fuzz-"));
-  server = await startServer(serverEnv(dataDir));
-  const key = await server.createKey({
-    plan: contract.customPlan,
-    name: "fuzz",
-    ...UNREACHED_LIMITS,
-  });
-  faults = await startFaultTargets(server, contract);
-  run = { contract, target: { origin: server.url, key, forwardedFor: true }, settings, ledger };
+  main = await startFuzzServer(contract);
+  faults = await startFaultTargets(main, contract);
+  run = {
+    contract,
+    target: { origin: main.url, key: main.key, forwardedFor: true },
+    settings,
+    ledger,
+  };
 });
 
 afterAll(async () => {
-  await Promise.allSettled([server?.close(), faults?.close()]);
-  rmSync(dataDir, { recursive: true, force: true });
+  await Promise.allSettled([main?.close(), faults?.close()]);
 });
 
 /** A check class, and the operations the contract says it applies to. */

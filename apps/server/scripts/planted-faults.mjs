@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `pnpm --filter @animal-store/server planted-faults [index ...]`: plants each fault below in the
-// server (or the bundled spec), rebuilds, runs the test that guards against it, and reports
+// engine (or the bundled spec), rebuilds, runs the test that guards against it, and reports
 // whether the test caught it; the source is restored after each. Not part of `pnpm test` (it
 // rebuilds the server once per fault): run it after changing a guarded edge or its test, and do
 // not edit, build or commit the server while it runs (a fault is in the working tree meanwhile).
@@ -10,11 +10,11 @@ import { fileURLToPath } from "node:url";
 
 const server = fileURLToPath(new URL("..", import.meta.url));
 
-/** [what, file (relative to apps/server), text, replacement, test file, test name filter] */
+/** [what, file (relative to apps/server: the engine's are in packages/openapi-engine), text, replacement, test file, test name filter] */
 const FAULTS = [
   [
     "headers timeout not passed on",
-    "src/engine/node/server.ts",
+    "../../packages/openapi-engine/src/http-server/http-server.ts",
     "      headersTimeout: bounds.headersTimeoutMs,\n",
     "",
     "test/http-edges.test.ts",
@@ -22,7 +22,7 @@ const FAULTS = [
   ],
   [
     "1,000 slow sockets, no headers timeout",
-    "src/engine/node/server.ts",
+    "../../packages/openapi-engine/src/http-server/http-server.ts",
     "      headersTimeout: bounds.headersTimeoutMs,\n",
     "",
     "test/http-edges.test.ts",
@@ -30,7 +30,7 @@ const FAULTS = [
   ],
   [
     "request timeout not passed on (Node's 300 s)",
-    "src/engine/node/server.ts",
+    "../../packages/openapi-engine/src/http-server/http-server.ts",
     "      requestTimeout: bounds.requestTimeoutMs,\n",
     "",
     "test/http-edges.test.ts",
@@ -38,7 +38,7 @@ const FAULTS = [
   ],
   [
     "connection caps not installed",
-    "src/engine/node/server.ts",
+    "../../packages/openapi-engine/src/http-server/http-server.ts",
     "  capConnections(\n",
     "  ((..._args: unknown[]) => {})(\n",
     "test/http-edges.test.ts",
@@ -46,7 +46,7 @@ const FAULTS = [
   ],
   [
     "HEAD not mapped to the GET operation",
-    "src/engine/contract/operation-table.ts",
+    "../../packages/openapi-engine/src/routing/table.ts",
     'if (get && !byMethod.has("HEAD")) byMethod.set("HEAD", get);',
     "void get;",
     "test/http-edges.test.ts",
@@ -54,7 +54,7 @@ const FAULTS = [
   ],
   [
     "OPTIONS through the credential check",
-    "src/engine/contract/operation-table.ts",
+    "../../packages/openapi-engine/src/routing/router.ts",
     '} else if (req.method === "OPTIONS") {',
     '} else if (req.method === "OPTIONS-planted") {',
     "test/http-edges.test.ts",
@@ -62,7 +62,7 @@ const FAULTS = [
   ],
   [
     "the first of two Authorization headers used",
-    "src/engine/auth/caller.ts",
+    "../../packages/openapi-engine/src/auth/credentials.ts",
     "authorizationHeaders(req) > 1",
     "authorizationHeaders(req) > 99",
     "test/http-edges.test.ts",
@@ -70,7 +70,7 @@ const FAULTS = [
   ],
   [
     "Node's own empty answers before a request",
-    "src/engine/node/server.ts",
+    "../../packages/openapi-engine/src/http-server/http-server.ts",
     'server.on("clientError", answers.clientError);',
     "",
     "test/http-edges.test.ts",
@@ -78,15 +78,15 @@ const FAULTS = [
   ],
   [
     "rate-limit headers only inside the API",
-    "src/engine/app.ts",
-    "app.use(pipeline([markUncounted, identify, rateLimit]));",
+    "../../packages/openapi-engine/src/api-app.ts",
+    "app.use(Lifecycle.after().use(identify).use(counting(countedOutsideApi)).handler());",
     "",
     "test/rate-limit-everywhere.test.ts",
     "",
   ],
   [
     "a lenient parser (Content-Length over Transfer-Encoding)",
-    "src/engine/node/server.ts",
+    "../../packages/openapi-engine/src/http-server/http-server.ts",
     "      keepAliveTimeout: bounds.keepAliveTimeoutMs,\n",
     "      keepAliveTimeout: bounds.keepAliveTimeoutMs,\n      insecureHTTPParser: true,\n",
     "test/http-hardening.test.ts",
@@ -102,9 +102,9 @@ const FAULTS = [
   ],
   [
     "a recursive walk of the parsed body",
-    "src/engine/http/request-body.ts",
-    "    parseJson(req, res, next);\n",
-    "    parseJson(req, res, (err?: unknown) => { const depth = (v: unknown): number => Array.isArray(v) ? 1 + Math.max(0, ...v.map(depth)) : 0; if (!err) depth(req.body); next(err); });\n",
+    "../../packages/openapi-engine/src/request-body/json-body.ts",
+    "      next(err === undefined ? undefined : fromBodyParser(err, limitBytes)),\n",
+    "      next(err === undefined ? ((function walk(v: unknown): number { return Array.isArray(v) ? 1 + Math.max(0, ...v.map(walk)) : 0; })(req.body), undefined) : fromBodyParser(err, limitBytes)),\n",
     "test/http-hardening.test.ts",
     "10,000-deep",
   ],
@@ -116,7 +116,15 @@ const run = (command, args) =>
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
   });
-const build = () => run("pnpm", ["exec", "tsc", "-p", "tsconfig.build.json"]);
+// The engine first (the server's suites import its build), then the server (its child-process
+// suites run dist/main.js).
+const build = () => {
+  const engine = spawnSync("pnpm", ["exec", "tsc", "-p", "tsconfig.build.json"], {
+    cwd: new URL("../../../packages/openapi-engine/", import.meta.url),
+    encoding: "utf8",
+  });
+  return engine.status !== 0 ? engine : run("pnpm", ["exec", "tsc", "-p", "tsconfig.build.json"]);
+};
 
 const only = process.argv.slice(2).map(Number);
 let missed = 0;

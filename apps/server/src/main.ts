@@ -2,37 +2,37 @@
  * `pnpm start`: starts the server from the environment, creates a development key on the first
  * start of an empty development database, and shuts down gracefully on SIGTERM/SIGINT.
  */
+import { basePathOf, specOperations } from "@animal-store/openapi";
 import {
-  basePathOf,
-  loadBundledSpec,
-  rateLimitPolicy,
-  specOperations,
-} from "@animal-store/openapi";
-import { openStore } from "./animal-store/store/index.js";
-import { issueApiKey } from "./engine/auth/api-keys.js";
-import { type AppConfig, ConfigError, loadConfig } from "./engine/config.js";
-import { type RunningServer, startServer } from "./server.js";
+  type AppConfig,
+  ConfigError,
+  type Contract,
+  issueApiKey,
+} from "@animal-store/openapi-engine";
+import { type RunningServer, startServer } from "./animal-store.js";
+import type { Store } from "./store/index.js";
+
+/** The development key, when this start created one. */
+type DevelopmentKey = { key: string; plan: string };
 
 /**
- * Creates the development key before the server listens, so the database is final by then. It is
- * on the plan keyless callers are counted on (info.x-rate-limit-anonymous-plan): the smallest.
+ * Creates the development key on the server's own store before it listens, so the database is
+ * final by then. It is on the plan keyless callers are counted on
+ * (info.x-rate-limit-anonymous-plan): the smallest.
  */
-async function createDevelopmentKey(
-  config: AppConfig,
-): Promise<{ key: string; plan: string } | null> {
-  if (config.nodeEnv !== "development") return null;
-  const policy = rateLimitPolicy(loadBundledSpec().spec);
-  const store = await openStore(config.database);
-  try {
-    if ((await store.countApiKeys()) > 0) return null;
-    const plan = policy.anonymousPlan;
-    return { key: (await issueApiKey(store, policy, { plan, name: "development" })).key, plan };
-  } finally {
-    await store.close();
-  }
+async function createDevelopmentKey(opened: {
+  store: Store;
+  contract: Contract;
+  config: AppConfig;
+}): Promise<DevelopmentKey | null> {
+  const { store, contract, config } = opened;
+  if (config.nodeEnv !== "development" || (await store.countApiKeys()) > 0) return null;
+  const policy = contract.rateLimit;
+  const plan = policy.anonymousPlan;
+  return { key: (await issueApiKey(store, policy, { plan, name: "development" })).key, plan };
 }
 
-function printDevelopmentKey({ key, plan }: { key: string; plan: string }, url: string): void {
+function printDevelopmentKey({ key, plan }: DevelopmentKey, url: string, contract: Contract): void {
   // Shown once, on stderr so stdout stays pure JSON logs; only the hash is stored.
   process.stderr.write(
     [
@@ -42,7 +42,7 @@ function printDevelopmentKey({ key, plan }: { key: string; plan: string }, url: 
       `  ${key}`,
       "",
       "Try it:",
-      `  curl -H "Authorization: Bearer ${key}" ${url}${firstListUrl()}`,
+      `  curl -H "Authorization: Bearer ${key}" ${url}${firstListUrl(contract)}`,
       "",
       "",
     ].join("\n"),
@@ -50,19 +50,23 @@ function printDevelopmentKey({ key, plan }: { key: string; plan: string }, url: 
 }
 
 /** The path of the contract's first GET operation without path parameters, for the hint. */
-function firstListUrl(): string {
-  const { spec } = loadBundledSpec();
-  const base = basePathOf(spec);
-  const list = specOperations(spec).find((op) => op.method === "GET" && !op.path.includes("{"));
+function firstListUrl(contract: Contract): string {
+  const base = basePathOf(contract.spec);
+  const list = specOperations(contract.spec).find(
+    (op) => op.method === "GET" && !op.path.includes("{"),
+  );
   return `${base}${list?.path ?? ""}`;
 }
 
 async function main(): Promise<void> {
   let server: RunningServer;
-  let developmentKey: { key: string; plan: string } | null;
+  let developmentKey: DevelopmentKey | null = null;
   try {
-    developmentKey = await createDevelopmentKey(loadConfig(process.env));
-    server = await startServer(process.env);
+    server = await startServer(process.env, {
+      beforeListen: async (opened) => {
+        developmentKey = await createDevelopmentKey(opened);
+      },
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const what = err instanceof ConfigError ? "bad configuration" : "cannot start";
@@ -78,7 +82,7 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
-  if (developmentKey) printDevelopmentKey(developmentKey, server.url);
+  if (developmentKey) printDevelopmentKey(developmentKey, server.url, server.contract);
 }
 
 await main();

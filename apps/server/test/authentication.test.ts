@@ -4,8 +4,8 @@
  * error="invalid_token"; revocation honoured within the cache TTL.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { hashApiKey } from "@animal-store/openapi-engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashApiKey } from "../src/engine/auth/api-keys.js";
 import { expectError, realm, startTestApp, type TestApp } from "./support/test-app.js";
 
 const MISSING = `Bearer realm="${realm}"`;

@@ -3,10 +3,13 @@
  * on: listPets 200/401, createPet 201/400/401, getPet 200/401/404.
  */
 import type { Pet } from "@animal-store/api-types";
-import { loadBundledSpec } from "@animal-store/openapi";
+import {
+  loadBundledSpec,
+  operationById,
+  parameterDefault,
+  specOperations,
+} from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compileContract } from "../src/engine/contract/contract.js";
-import { parameterDefault } from "../src/engine/contract/parameter-defaults.js";
 import {
   documentedStatuses,
   expectError,
@@ -140,8 +143,9 @@ describe("listPets (GET /pets)", () => {
 
   it("200: a bare array in ascending id order, the contract's default page size", async () => {
     const pets = await list("");
-    const contract = compileContract(loadBundledSpec());
-    expect(pets).toHaveLength(parameterDefault(contract, "listPets", "limit") as number);
+    const { spec } = loadBundledSpec();
+    const listPets = operationById(specOperations(spec), "listPets");
+    expect(pets).toHaveLength(parameterDefault(spec, listPets, "limit") as number);
     const ids = pets.map((pet) => pet.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     expect(new Set(ids).size).toBe(ids.length);

@@ -9,7 +9,7 @@ import type {
   PetHandler as Handler,
   PetRequest as HandlerRequest,
   Handlers,
-} from "../src/animal-store/handlers.js";
+} from "../src/handlers.js";
 
 const pet: Pet = { id: 1, name: "Rex", categoryId: 1 };
 

@@ -8,8 +8,9 @@
 import { existsSync, readdirSync } from "node:fs";
 import type { Socket } from "node:net";
 import { join } from "node:path";
+import { startScratchServer } from "@animal-store/openapi-engine/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServer } from "../src/server.js";
+import { animalStore } from "../src/animal-store.js";
 import { contract, exampleCall, realm } from "./support/contract.js";
 import { openSocket, parseAnswers, rawExchange, readUntilClose } from "./support/raw-http.js";
 import { useRealServer } from "./support/real-server.js";
@@ -179,12 +180,9 @@ describe("OPTIONS (planted fault: OPTIONS through the credential check, 401)", (
 
   it("answers a CORS preflight from an allowed origin, without a key", async () => {
     const origin = "https://app.example.com";
-    const cors = await startServer({
-      NODE_ENV: "test",
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      DATABASE_URL: `file:${join(temp.dir, "cors.db")}`,
-      CORS_ORIGINS: origin,
+    const cors = await startScratchServer(animalStore, {
+      name: "cors",
+      env: { CORS_ORIGINS: origin },
     });
     try {
       const preflight = await fetch(`${cors.url}${contract.basePath}/pets`, {

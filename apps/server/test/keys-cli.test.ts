@@ -3,10 +3,10 @@
  * `KEY=$(pnpm -s keys create ...)` works), `list` shows keys without secrets, `revoke` stops one.
  */
 import { join } from "node:path";
+import { hashApiKey } from "@animal-store/openapi-engine";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
-import { hashApiKey } from "../src/engine/auth/api-keys.js";
 import { runKeysCommand } from "../src/keys-cli/keys-command.js";
+import { openSqliteStore } from "../src/store/sqlite.js";
 import { runKeys } from "./support/server-process.js";
 import { expectError, startTestApp, tempDir } from "./support/test-app.js";
 

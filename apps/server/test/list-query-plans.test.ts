@@ -8,15 +8,14 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { PetStatus } from "@animal-store/api-types";
+import { openPostgresDatabase, openSqliteDatabase } from "@animal-store/openapi-engine/storage";
 import { useService } from "@animal-store/test-support";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { petsPageQuery } from "../src/animal-store/store/kysely-store.js";
-import { petStoreMigrations } from "../src/animal-store/store/migrations.js";
-import type { Database } from "../src/animal-store/store/schema.js";
-import type { PetQuery } from "../src/animal-store/store/types.js";
-import { openPostgresDatabase } from "../src/engine/storage/postgres.js";
-import { openSqliteDatabase } from "../src/engine/storage/sqlite.js";
+import { petsPageQuery } from "../src/store/kysely-store.js";
+import { petStoreMigrations } from "../src/store/migrations.js";
+import type { Database } from "../src/store/schema.js";
+import type { PetQuery } from "../src/store/types.js";
 import { paging } from "./support/paging.js";
 import { tempDir } from "./support/test-app.js";
 
@@ -83,7 +82,10 @@ function planNodes(node: PlanNode | undefined): PlanNode[] {
 describe.skipIf(!postgres.available)("PostgreSQL plans the page query as an index seek", () => {
   const url = postgres.available ? postgres.url : "";
   const schema = `plans_${randomBytes(6).toString("hex")}`;
-  const { db, prepare } = openPostgresDatabase<Database>({ url, schema }, petStoreMigrations);
+  const { db, prepare } = openPostgresDatabase<Database>(
+    { url, schema, lockName: "list-query-plans" },
+    petStoreMigrations,
+  );
   afterAll(async () => {
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
     await db.destroy();

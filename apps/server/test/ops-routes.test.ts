@@ -5,8 +5,8 @@
  */
 
 import { loadBundledSpec } from "@animal-store/openapi";
+import { createMemoryRateLimiter } from "@animal-store/openapi-engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryRateLimiter } from "../src/engine/rate-limit/index.js";
 import { expectError, policy, startTestApp, type TestApp } from "./support/test-app.js";
 
 let app: TestApp;
@@ -32,11 +32,9 @@ describe("operational routes", () => {
   it("/readyz is 200 but degraded when only the limiter's store does not answer", async () => {
     const limiter = createMemoryRateLimiter({ ban: policy.ban });
     const broken = await startTestApp({
-      overrides: {
-        limiter: Object.assign(Object.create(limiter), {
-          check: () => Promise.reject(new Error("redis down")),
-        }),
-      },
+      limiter: Object.assign(Object.create(limiter), {
+        check: () => Promise.reject(new Error("redis down")),
+      }),
     });
     try {
       const response = await fetch(`${broken.url}/readyz`);

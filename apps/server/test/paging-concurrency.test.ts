@@ -14,7 +14,7 @@ import type { Pet, PetStatus } from "@animal-store/api-types";
 import { useService } from "@animal-store/test-support";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { openPostgresStore } from "../src/animal-store/store/postgres.js";
+import { openPostgresStore } from "../src/store/postgres.js";
 import { contract } from "./support/contract.js";
 import { paging, readPage, type SeenPage } from "./support/paging.js";
 import { postJson, startTestApp, type TestApp } from "./support/test-app.js";

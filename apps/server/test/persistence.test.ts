@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { Pet } from "@animal-store/api-types";
 import Database from "libsql";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
+import { openSqliteStore } from "../src/store/sqlite.js";
 import { expectError, postJson, startTestApp, tempDir } from "./support/test-app.js";
 
 const temp = tempDir();

@@ -10,8 +10,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { useService } from "@animal-store/test-support";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { openPostgresStore } from "../src/animal-store/store/postgres.js";
-import type { Store } from "../src/animal-store/store/types.js";
+import { openPostgresStore } from "../src/store/postgres.js";
+import type { Store } from "../src/store/types.js";
 
 const postgres = await useService("postgres", "PostgreSQL inserts commit in id order");
 const url = postgres.available ? postgres.url : "";

@@ -5,13 +5,13 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Pet } from "@animal-store/api-types";
+import { hashApiKey, issueApiKey } from "@animal-store/openapi-engine";
 import { useService } from "@animal-store/test-support";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore, type Store } from "../src/animal-store/store/index.js";
-import { openPostgresStore } from "../src/animal-store/store/postgres.js";
-import { hashApiKey, issueApiKey } from "../src/engine/auth/api-keys.js";
-import { loadConfig } from "../src/engine/config.js";
+import { configFrom } from "../src/animal-store.js";
+import { openStore, type Store } from "../src/store/index.js";
+import { openPostgresStore } from "../src/store/postgres.js";
 import { policy, roomyPlan } from "./support/contract.js";
 import { expectError, postJson, startTestApp } from "./support/test-app.js";
 
@@ -22,7 +22,7 @@ describe.skipIf(!postgres.available)("PostgreSQL store", { timeout: 20_000 }, ()
   const url = postgres.available ? postgres.url : "";
   let store: Store;
   beforeAll(async () => {
-    store = await openStore(loadConfig({ DATABASE_URL: url, DATABASE_SCHEMA: schema }).database);
+    store = await openStore(configFrom({ DATABASE_URL: url, DATABASE_SCHEMA: schema }).database);
   });
   afterAll(async () => {
     await store?.close();

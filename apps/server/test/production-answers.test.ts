@@ -1,33 +1,26 @@
 // In production responses are not validated and handlers' answers go through serializers compiled
-// from the contract instead of res.json. Both paths must put the same bytes and headers on the wire.
+// from the contract instead of JSON.stringify after the checks. Both paths must put the same bytes
+// and headers on the wire.
 import { join } from "node:path";
+import { issueApiKey } from "@animal-store/openapi-engine";
+import { type ScratchApp, startScratchApp } from "@animal-store/openapi-engine/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../src/animal-store/app.js";
-import type { Store } from "../src/animal-store/store/index.js";
-import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
-import { issueApiKey } from "../src/engine/auth/api-keys.js";
-import { loadConfig } from "../src/engine/config.js";
-import { createLogger } from "../src/engine/node/logger.js";
-import { createMemoryRateLimiter } from "../src/engine/rate-limit/index.js";
+import { animalStore } from "../src/animal-store.js";
+import type { Store } from "../src/store/index.js";
+import { openSqliteStore } from "../src/store/sqlite.js";
 import { policy, roomyPlan } from "./support/contract.js";
-import { listenOn, stop, tempDir, testConfig } from "./support/test-app.js";
+import { tempDir } from "./support/test-app.js";
 
 const temp = tempDir();
 let store: Store;
 let key = "";
-const servers: Awaited<ReturnType<typeof listenOn>>[] = [];
+const apps: ScratchApp<Store>[] = [];
 
-async function start(config: ReturnType<typeof loadConfig>) {
-  const app = createApp({
-    store,
-    limiter: createMemoryRateLimiter({ ban: policy.ban }),
-    clock: Date.now,
-    config,
-    logger: createLogger(config),
-  });
-  const listening = await listenOn(app);
-  servers.push(listening);
-  return listening.url;
+/** An app on the suite's store with `env`; its API base. */
+async function start(env: Record<string, string>): Promise<string> {
+  const app = await startScratchApp(animalStore, { store, env });
+  apps.push(app);
+  return app.url;
 }
 
 let validated = "";
@@ -43,18 +36,14 @@ beforeAll(async () => {
       ...(i % 2 ? { status: "sold" } : {}),
     });
   }
-  validated = await start(testConfig());
-  const config = loadConfig({
-    NODE_ENV: "production",
-    LOG_LEVEL: "silent",
-    API_KEY_CACHE_TTL_MS: "0",
-  });
-  expect(config.validateResponses).toBe(false);
-  production = await start(config);
+  validated = await start({ API_KEY_CACHE_TTL_MS: "0" });
+  expect(apps[0]?.config.validateResponses).toBe(true);
+  production = await start({ NODE_ENV: "production", API_KEY_CACHE_TTL_MS: "0" });
+  expect(apps[1]?.config.validateResponses).toBe(false);
 });
 
 afterAll(async () => {
-  for (const { server } of servers) await stop(server);
+  for (const app of apps) await app.close();
   await store.close();
   temp.remove();
 });

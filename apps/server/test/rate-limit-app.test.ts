@@ -4,8 +4,9 @@
  * reset, refusals not counting, bans, custom limits, anonymous callers per address; every plan,
  * limit and deprecated operation read off the contract.
  */
+
+import { createMemoryRateLimiter } from "@animal-store/openapi-engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryRateLimiter } from "../src/engine/rate-limit/index.js";
 import { type RateLimitedApp, startRateLimitedApp } from "./rate-limit-app.js";
 import {
   anonymousLimits,

@@ -1,26 +1,18 @@
 /**
- * A real app for the rate-limit suites: createApp on a temporary SQLite file, response validation
- * on, TRUST_PROXY=1, a settable fake clock and the limiter under test.
+ * A real app for the rate-limit suites: the Animal Store's scratch app (response validation on,
+ * TRUST_PROXY=1) with the limiter under test and a fake clock the suite sets.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type LoadedSpec, loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
-import { createApp } from "../src/animal-store/app.js";
-import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
-import { issueApiKey, type NewKeyOptions } from "../src/engine/auth/api-keys.js";
-import { loadConfig } from "../src/engine/config.js";
-import { createLogger } from "../src/engine/node/logger.js";
-import type { RateLimiter } from "../src/engine/rate-limit/index.js";
+import type { LoadedSpec } from "@animal-store/openapi";
+import type { NewKeyOptions, RateLimiter } from "@animal-store/openapi-engine";
+import { startScratchApp } from "@animal-store/openapi-engine/testing";
+import { animalStore } from "../src/animal-store.js";
 
 /** The running app, its clock (set `now`) and a request helper. */
 export interface RateLimitedApp {
   url: string;
   now: number;
   createKey(options: Omit<NewKeyOptions, "name">): Promise<string>;
-  /** fetch `/v1${path}` with `Bearer key` (none when null); bodies are sent as JSON. */
+  /** fetch under the API base with `Bearer key` (none when null); bodies are sent as JSON. */
   call(key: string | null, path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
@@ -28,52 +20,31 @@ export interface RateLimitedApp {
 /** Starts the app with `limiter` (closed by close()), on the bundled contract or `spec`. */
 export async function startRateLimitedApp(
   limiter: RateLimiter,
-  spec: LoadedSpec = loadBundledSpec(),
+  spec?: LoadedSpec,
 ): Promise<RateLimitedApp> {
-  const policy = rateLimitPolicy(spec.spec);
-  const dir = mkdtempSync(join(tmpdir(), "animal-store-rl-"));
-  const store = await openSqliteStore(join(dir, "pets.db"));
-  const config = loadConfig({
-    NODE_ENV: "test",
-    LOG_LEVEL: "silent",
-    API_KEY_CACHE_TTL_MS: "0",
-    TRUST_PROXY: "1",
-  });
-  if (!config.validateResponses) throw new Error("response validation must be on in tests");
   const state = { now: 0 };
-  const app = createApp({
-    store,
+  const app = await startScratchApp(animalStore, {
     limiter,
     clock: () => state.now,
-    config,
-    logger: createLogger(config),
-    spec,
+    env: { API_KEY_CACHE_TTL_MS: "0", TRUST_PROXY: "1" },
+    ...(spec ? { spec } : {}),
   });
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  if (!app.config.validateResponses) throw new Error("response validation must be on in tests");
   return {
-    url,
+    url: app.url,
     get now() {
       return state.now;
     },
     set now(ms: number) {
       state.now = ms;
     },
-    createKey: async (options) =>
-      (await issueApiKey(store, policy, { name: "rate-limit test", ...options })).key,
+    createKey: (options) => app.createKey({ name: "rate-limit test", ...options }),
     call(key, path, init = {}) {
       const headers = new Headers(init.headers);
       if (key !== null) headers.set("authorization", `Bearer ${key}`);
       if (init.body !== undefined) headers.set("content-type", "application/json");
-      return fetch(`${url}/v1${path}`, { ...init, headers });
+      return fetch(`${app.apiUrl}${path}`, { ...init, headers });
     },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await limiter.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => app.close(),
   };
 }

@@ -4,19 +4,17 @@
  * environment wires REDIS_URL and stays up, headers included, when Redis is unreachable.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { useService } from "@animal-store/test-support";
-import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
   type RateLimiter,
-} from "../src/engine/rate-limit/index.js";
-import { startServer } from "../src/server.js";
+} from "@animal-store/openapi-engine";
+import { startScratchServer } from "@animal-store/openapi-engine/testing";
+import { useService } from "@animal-store/test-support";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { animalStore } from "../src/animal-store.js";
 import { startRateLimitedApp } from "./rate-limit-app.js";
 import { policy } from "./support/contract.js";
 
@@ -74,14 +72,11 @@ describe("startServer with REDIS_URL unreachable", () => {
     await new Promise((resolve) => probe.once("listening", resolve));
     const { port } = probe.address() as { port: number };
     await new Promise((resolve) => probe.close(resolve));
-    const dir = mkdtempSync(join(tmpdir(), "animal-store-rl-redis-down-"));
-    const server = await startServer({
-      NODE_ENV: "test",
-      LOG_LEVEL: "silent",
-      PORT: "0",
-      DATABASE_URL: `file:${join(dir, "pets.db")}`,
-      REDIS_URL: `redis://127.0.0.1:${port}`,
+    const scratch = await startScratchServer(animalStore, {
+      name: "redis-down",
+      env: { REDIS_URL: `redis://127.0.0.1:${port}` },
     });
+    const { server } = scratch;
     try {
       const key = await server.createKey({ plan: "free", name: "redis down" });
       const res = await fetch(`${server.url}/v1/pets`, {
@@ -96,8 +91,7 @@ describe("startServer with REDIS_URL unreachable", () => {
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: "degraded", degraded: ["rate-limit store"] });
     } finally {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
+      await scratch.close();
     }
   });
 });

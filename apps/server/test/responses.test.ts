@@ -6,11 +6,11 @@
 import { Writable } from "node:stream";
 import type { Pet } from "@animal-store/api-types";
 import { documentedHeaderNames } from "@animal-store/openapi";
+import { StoreUnavailableError } from "@animal-store/openapi-engine";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../src/animal-store/store/index.js";
-import { openPostgresStore } from "../src/animal-store/store/postgres.js";
-import { StoreUnavailableError } from "../src/engine/http/errors.js";
+import type { Store } from "../src/store/index.js";
+import { openPostgresStore } from "../src/store/postgres.js";
 import { contract } from "./support/contract.js";
 import { expectError, startTestApp, type TestApp } from "./support/test-app.js";
 
@@ -133,7 +133,7 @@ describe("unexpected failures", () => {
     );
     const secret = "boom in /srv/app/internal.ts";
     const broken = await startTestApp({
-      overrides: { logger },
+      logger,
       store: storeWith(app.store, {
         listPets: () => Promise.reject(new TypeError(secret)),
       }),

@@ -6,7 +6,7 @@
 import { request } from "node:http";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSqliteStore } from "../src/animal-store/store/sqlite.js";
+import { openSqliteStore } from "../src/store/sqlite.js";
 import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
 import { tempDir } from "./support/test-app.js";
 

@@ -122,7 +122,7 @@ describe("an operation deprecated in the spec", () => {
       delete findOperation(s, "listPets").op["x-sunset"];
     });
     const { logger, lines } = capturedLogger();
-    const app = await startTestApp({ spec, overrides: { logger } });
+    const app = await startTestApp({ spec, logger });
     try {
       const answer = await app.api(list.path);
       expect(answer.status).toBe(500);
@@ -185,7 +185,7 @@ describe("an operation the spec adds before its handler exists", () => {
       };
     });
     const { logger, lines } = capturedLogger();
-    const app = await startTestApp({ spec, overrides: { logger } });
+    const app = await startTestApp({ spec, logger });
     try {
       logger.flush();
       expect(lines.map((line) => line.msg)).toContain(

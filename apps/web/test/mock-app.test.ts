@@ -2,6 +2,7 @@
 // screen, the list with its filter and limit, paging by the example's next link, a 400's field error, one pet with getPet's
 // deprecation notice, the rate-limit meter, the 429 countdown (forced with Prefer: code=429) and
 // the 401 screen. What the page shows is compared with the spec's examples.
+import type { ApiErrorBody, Pet } from "@animal-store/client";
 import { startMock } from "@animal-store/mock/src/mock-server.mjs";
 import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
@@ -21,7 +22,7 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
   let app: AppServer;
   let browser: Browser;
   let web: AppPage;
-  const pets = firstExample("/pets", "get", "200") as { name: string }[];
+  const pets = firstExample<Pet[]>("/pets", "get", "200");
 
   beforeAll(async () => {
     mock = await startMock({ host: "127.0.0.1", port: 0, dynamic: false, logLevel: "silent" });
@@ -80,20 +81,20 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
 
   it("adds an animal: a 400 names its field, a 201 is confirmed", async () => {
     await web.page.getByRole("button", { name: "Add animal" }).click();
-    const expected = fieldErrorOf(firstExample("/pets", "post", "400"));
+    const expected = fieldErrorOf(firstExample<ApiErrorBody>("/pets", "post", "400"));
     expect(expected).not.toBeNull();
     const field = web.page.locator(".field.invalid");
     await expect.poll(() => field.locator(".field-error").textContent()).toBe(expected?.message);
     await web.shot("mock-3-field-error");
     await web.page.getByLabel("Name").fill("Biscuit");
     await web.page.getByRole("button", { name: "Add animal" }).click();
-    const created = firstExample("/pets", "post", "201");
+    const created = firstExample<Pet>("/pets", "post", "201");
     await web.page.getByText(`Added ${created.name} as #${created.id}.`).waitFor();
     expect(await web.page.locator(".field.invalid").count()).toBe(0);
   });
 
   it("opens one pet, with getPet's deprecation notice from onDeprecation", async () => {
-    const pet = firstExample("/pets/{petId}", "get", "200");
+    const pet = firstExample<Pet>("/pets/{petId}", "get", "200");
     await web.page.locator(".pet-row").first().click();
     await web.page.locator(".pet-title", { hasText: pet.name }).waitFor();
     await expectDeprecationNotice(web.page);
@@ -131,7 +132,7 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
     await web.prefer("code=401, example=invalid");
     await web.page.getByRole("button", { name: "Refresh" }).click();
     await web.page.getByRole("heading", { name: "Your API key was refused" }).waitFor();
-    const refusal = namedExample("/pets", "get", "401", "invalid");
+    const refusal = namedExample<ApiErrorBody>("/pets", "get", "401", "invalid");
     await web.page.getByText(refusal.message).waitFor();
     expect(await web.page.evaluate(() => sessionStorage.length)).toBe(0);
     await web.shot("mock-6-refused");

@@ -2,9 +2,15 @@
  * Types of the Animal Store API, generated from openapi/openapi.yaml (see src/generated/openapi.ts),
  * plus short aliases for the schemas callers use most.
  */
-import type { components, operations, Plan, paths } from "./generated/openapi.js";
+import type {
+  components,
+  operations,
+  ParameterDefaults,
+  Plan,
+  paths,
+} from "./generated/openapi.js";
 
-export type { components, operations, Plan, paths };
+export type { components, operations, ParameterDefaults, Plan, paths };
 
 /** An animal of the store, as the API returns it. */
 export type Pet = components["schemas"]["Pet"];

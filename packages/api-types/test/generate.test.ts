@@ -22,6 +22,25 @@ describe("generated types", () => {
     expect(await renderTypes(bundled)).toBe(committed);
   });
 
+  it("name each parameter the spec gives a default, and no other", async () => {
+    const spec = JSON.parse(readFileSync(bundled, "utf8"));
+    const parameters = spec.components.parameters as Record<
+      string,
+      { name: string; schema?: { default?: unknown } }
+    >;
+    const defaulted = Object.entries(parameters).find(
+      ([, parameter]) => parameter.schema?.default !== undefined,
+    );
+    expect(defaulted).toBeDefined();
+    const [, parameter] = defaulted as [string, { name: string; schema: { default?: unknown } }];
+    const line = new RegExp(`query: "${parameter.name}"`);
+    expect(committed).toMatch(line);
+    delete parameter.schema.default;
+    const path = join(scratch, "no-default.json");
+    writeFileSync(path, JSON.stringify(spec));
+    expect(await renderTypes(path)).not.toMatch(line);
+  });
+
   it("change when a property is added to Pet", async () => {
     const spec = JSON.parse(readFileSync(bundled, "utf8"));
     const added = "generateTestProperty";

@@ -1,18 +1,6 @@
-// Pacing against the real @animal-store/server (SQLite file, port 0) with a Free key: more calls
-// than a minute's quota, fired by parallel callers sharing one client, all succeed with zero 429s
-// (so the key is never banned). The quota and the ban rule come from the bundled spec.
-//
-// To keep the test short, the server runs on a clock set behind the client's so that its
-// current minute ends a few seconds after the test starts. That is also clock skew: the server
-// is 20 to 80 s behind the client, so a client that took X-RateLimit-Reset at face value would
-// send early and draw 429s. Node stamps `Date` from the real clock, not the server's injected
-// one; a server whose clock is behind stamps its own time, so the test's fetch puts the server's
-// time in `Date`, as such a server would send it.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningServer, startServer } from "@animal-store/server";
+import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
+import { animalStore, type Store } from "@animal-store/server";
+import { policy } from "@animal-store/test-support/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AnimalStoreClientOptions,
@@ -20,23 +8,16 @@ import {
   type PacingWaitEvent,
 } from "../src/index.js";
 
-const spec = JSON.parse(
-  readFileSync(
-    createRequire(import.meta.url).resolve("@animal-store/openapi/openapi.json"),
-    "utf8",
-  ),
-);
-const FREE: { perMinute: number; perDay: number } = spec.info["x-rate-limit-plans"].free;
-const BAN: { rejectedRequestsBeforeBan: number } = spec.info["x-rate-limit-ban"];
+const FREE = policy.plans.free ?? { perMinute: Number.NaN, perDay: Number.NaN };
+const BAN = policy.ban;
 const CALLS = 100;
 const CALLERS = 10;
 // Seconds of the server's minute left when the test starts: enough to send a minute's quota.
 const SECONDS_LEFT = 8;
 
-const dataDir = mkdtempSync(join(tmpdir(), "animal-store-client-pacing-"));
 const skewMs = serverBehindBy(Date.now());
 const serverClock = () => Date.now() - skewMs;
-let server: RunningServer;
+let server: ScratchServer<Store>;
 
 /** How far behind the client the server's clock runs: its minute ends SECONDS_LEFT s from now. */
 function serverBehindBy(now: number): number {
@@ -75,27 +56,17 @@ async function fire(
 }
 
 beforeAll(async () => {
-  server = await startServer(
-    {
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      DATABASE_URL: `file:${join(dataDir, "pets.db")}`,
-    },
-    { clock: serverClock },
-  );
+  server = await startScratchServer(animalStore, { name: "client-pacing", clock: serverClock });
 }, 30_000);
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("pacing on the real server, Free key", () => {
   const clientFor = (apiKey: string, seen: number[], extra: Partial<AnimalStoreClientOptions>) =>
     createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: server.apiUrl,
       apiKey,
       fetch: serverDatedFetch(seen),
       onDeprecation: () => undefined,
@@ -104,7 +75,7 @@ describe("pacing on the real server, Free key", () => {
 
   it("the same burst without pacing draws 429s (the scenario is real)", async () => {
     // Two calls over the quota: 429s, but fewer than the ban threshold.
-    expect(2).toBeLessThan(BAN.rejectedRequestsBeforeBan);
+    expect(2).toBeLessThan(BAN.threshold);
     const key = await server.createKey({ plan: "free", name: "unpaced" });
     const seen: number[] = [];
     const client = clientFor(key, seen, { pacing: false, retry: { maxRetries: 0 } });

@@ -1,11 +1,9 @@
 // The client against a real @animal-store/server (embedded SQLite in a temp directory, port 0):
 // create, list with a filter, get, every error branch typed as the spec's Error, rate-limit values
 // and getPet's deprecation notice.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { deref, loadBundledSpec } from "@animal-store/openapi";
-import { type RunningServer, startServer } from "@animal-store/server";
+import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
+import { animalStore, type Store } from "@animal-store/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -18,26 +16,18 @@ import {
 } from "../src/index.js";
 import { fakeClock } from "./scripted-server.js";
 
-const dataDir = mkdtempSync(join(tmpdir(), "animal-store-client-server-"));
-let server: RunningServer;
+let server: ScratchServer<Store>;
 let baseUrl = "";
 let proKey = "";
 
 beforeAll(async () => {
-  server = await startServer({
-    NODE_ENV: "test",
-    HOST: "127.0.0.1",
-    PORT: "0",
-    LOG_LEVEL: "silent",
-    DATABASE_URL: `file:${join(dataDir, "pets.db")}`,
-  });
-  baseUrl = `${server.url}/v1`;
-  proKey = await server.createKey({ plan: "pro", name: "client-suite" });
+  server = await startScratchServer(animalStore, { name: "client-suite", key: { plan: "pro" } });
+  baseUrl = server.apiUrl;
+  proKey = server.key;
 }, 30_000);
 
 afterAll(async () => {
   await server?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const clientFor = (apiKey: string, notices: DeprecationNotice[] = []) =>

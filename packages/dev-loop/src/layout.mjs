@@ -27,6 +27,7 @@ function docsBuildScript(/** @type {string} */ dir) {
  * @property {string} serverDir apps/server
  * @property {string} serverMain apps/server/dist/main.js
  * @property {string} serverDist apps/server/dist (its build: a new one restarts the server)
+ * @property {string} engineDist packages/openapi-engine/dist (the engine's build: restarts it too)
  * @property {string} serverPreload modules to load ahead of a server start
  * @property {string} mockMain  apps/mock/src/main.mjs
  * @property {string} mockSrc   apps/mock/src
@@ -41,6 +42,7 @@ export function repoLayout() {
   const apiTypes = packageDir("@animal-store/api-types");
   const client = packageDir("@animal-store/client");
   const serverDir = packageDir("@animal-store/server");
+  const engineDir = packageDir("@animal-store/openapi-engine");
   const mockDir = packageDir("@animal-store/mock");
   const docsDir = packageDir("@animal-store/docs");
   /** @type {Layout} */
@@ -66,7 +68,9 @@ export function repoLayout() {
     serverDir,
     serverMain: join(serverDir, "dist/main.js"),
     serverDist: join(serverDir, "dist"),
-    serverPreload: join(serverDir, "dist/server.js"),
+    engineDist: join(engineDir, "dist"),
+    // The composition root: it imports the engine and the application's modules.
+    serverPreload: join(serverDir, "dist/animal-store.js"),
     mockMain: join(mockDir, "src/main.mjs"),
     mockSrc: join(mockDir, "src"),
     mockPreload: join(mockDir, "src/mock-server.mjs"),

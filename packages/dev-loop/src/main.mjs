@@ -3,7 +3,7 @@
 // `pnpm dev`: the edit-regenerate loop over the real monorepo (see dev-loop.mjs).
 import { parseArgs } from "node:util";
 import { parseMockCommand } from "@animal-store/mock/src/options.mjs";
-import { loadConfig } from "@animal-store/server";
+import { configFrom } from "@animal-store/server";
 import { startDevLoop } from "./dev-loop.mjs";
 import { repoLayout } from "./layout.mjs";
 
@@ -45,7 +45,7 @@ const layout = repoLayout();
 const services = [];
 if (!flags["no-server"]) {
   // The server's own config decides its address, so the loop knows where to look for it.
-  const config = loadConfig(env);
+  const config = configFrom(env);
   services.push({
     name: "server",
     main: layout.serverMain,
@@ -53,7 +53,7 @@ if (!flags["no-server"]) {
     env,
     address: { host: reachable(config.host), port: config.port },
     preload: [layout.serverPreload],
-    code: [layout.serverDist],
+    code: [layout.serverDist, layout.engineDist],
     standby,
   });
 }

@@ -15,7 +15,7 @@ export function watchBuildDirs(dirs, onChange, debounceMs = 400) {
   const watchers = dirs
     .filter((dir) => existsSync(dir))
     .map((dir) =>
-      // Recursive: a build writes into nested folders (dist/engine/...); no node_modules here.
+      // Recursive: a build writes into nested folders (dist/store/...); no node_modules here.
       watch(dir, { recursive: true }, () => {
         clearTimeout(timer);
         timer = setTimeout(onChange, debounceMs);

@@ -1,10 +1,4 @@
-/**
- * The baselines run the server's own store and handlers (same SQL, same statement cache, same
- * fsync per write), taken from the server package's exports, so the only difference between them
- * and the shipped server is the middleware stack.
- */
-import { loadBundledSpec } from "@animal-store/openapi";
-import { compileContract, createHandlers, loadConfig, openStore } from "@animal-store/server";
+import { configFrom, createHandlers, openStore } from "@animal-store/server";
 
 /** A pet to create, as the baselines pass it on unvalidated. */
 export interface NewPetInput {
@@ -45,11 +39,8 @@ const BASELINE_KEY = {
 export async function openBaselineHandlers(
   env: Record<string, string | undefined>,
 ): Promise<BaselineHandlers> {
-  const store = await openStore(loadConfig(env).database);
-  const handlers = createHandlers(store, compileContract(loadBundledSpec())) as unknown as Record<
-    string,
-    CallableHandler
-  >;
+  const store = await openStore(configFrom(env).database);
+  const handlers = createHandlers(store) as unknown as Record<string, CallableHandler>;
   const call = async (id: string, request: Record<string, unknown>) => {
     const handler = handlers[id];
     if (handler === undefined) throw new Error(`the server has no ${id} handler`);

@@ -2,15 +2,15 @@
  * Requests of every operation of the contract, built from its own examples (the server's
  * `exampleRequest`), so the gate's "every operation" scenarios list no operation by hand.
  */
-import { loadBundledSpec, operationPagination } from "@animal-store/openapi";
-import { type CompiledOperation, compileContract, exampleRequest } from "@animal-store/server";
+import { exampleRequest, loadBundledSpec, operationPagination } from "@animal-store/openapi";
+import { compileContract, type ServedOperation } from "@animal-store/openapi-engine";
 import type { ScenarioRequest } from "./exchange.js";
 
 /** The bundled contract, compiled as the server compiles it. */
 export const contract = compileContract(loadBundledSpec());
 
 /** A valid call of `op` from its examples, path relative to the API base, with `apiKey`. */
-export function exampleScenario(op: CompiledOperation, apiKey?: string): ScenarioRequest {
+export function exampleScenario(op: ServedOperation, apiKey?: string): ScenarioRequest {
   const request = exampleRequest(contract.spec, contract.basePath, op);
   return {
     method: request.method,
@@ -30,7 +30,7 @@ export const sunsetOperations = contract.operations.filter(
 
 /** The operation that pages, its cursor parameter and the codes of its bad cursors. */
 export function pagedOperation(): {
-  op: CompiledOperation;
+  op: ServedOperation;
   cursorParameter: string;
   codes: { invalid: string; otherFilter: string };
 } {

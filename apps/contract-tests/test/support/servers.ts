@@ -1,8 +1,8 @@
-/** Real servers for the gates: `startServer` on a fresh SQLite file, closed and removed after. */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningServer, type StartOptions, startServer } from "@animal-store/server";
+/** Real servers for the gates: the Animal Store's scratch server, closed and removed after. */
+
+import type { LoadedSpec } from "@animal-store/openapi";
+import { startScratchServer } from "@animal-store/openapi-engine/testing";
+import { animalStore, type RunningServer } from "@animal-store/server";
 
 /** A running real server and its API base URL (`…/v1`). */
 export interface GateServer {
@@ -15,33 +15,19 @@ export interface GateServer {
 }
 
 /**
- * Starts the real server (the same `startServer` as `pnpm start`) on a free port with its own
+ * Starts the real server (the start sequence of `pnpm start`) on a free port with its own
  * SQLite file, silent logs and the given extra environment (rate-limit ban settings, ...);
  * `options.spec` serves another bundled contract (a scratch edit of the spec).
  */
 export async function startGateServer(
   env: Record<string, string> = {},
-  options: StartOptions = {},
+  options: { spec?: LoadedSpec } = {},
 ): Promise<GateServer> {
-  const dir = mkdtempSync(join(tmpdir(), "contract-gate-"));
-  const server = await startServer(
-    {
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      DATABASE_URL: `file:${join(dir, "pets.db")}`,
-      LOG_LEVEL: "silent",
-      ...env,
-    },
-    options,
-  );
+  const scratch = await startScratchServer(animalStore, { name: "contract-gate", env, ...options });
   return {
-    server,
-    origin: server.url,
-    apiUrl: `${server.url}${server.contract.basePath}`,
-    close: async () => {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    server: scratch.server,
+    origin: scratch.url,
+    apiUrl: scratch.apiUrl,
+    close: () => scratch.close(),
   };
 }

@@ -8,10 +8,9 @@
  */
 import { parseArgs } from "node:util";
 import { loadBundledSpec, type RateLimitPolicy, rateLimitPolicy } from "@animal-store/openapi";
-import { openStore, type Store } from "../animal-store/store/index.js";
-import { issueApiKey } from "../engine/auth/api-keys.js";
-import type { ApiKeyRecord } from "../engine/auth/caller.js";
-import { loadConfig } from "../engine/config.js";
+import { type ApiKeyRecord, issueApiKey } from "@animal-store/openapi-engine";
+import { configFrom } from "../animal-store.js";
+import { openStore, type Store } from "../store/index.js";
 
 // The plans are the contract's (info.x-rate-limit-plans).
 const policy: RateLimitPolicy = rateLimitPolicy(loadBundledSpec().spec);
@@ -121,7 +120,7 @@ export async function runKeysCommand(argv: string[], io: KeysCommandIo): Promise
   }
   let store: Store | undefined;
   try {
-    store = await openStore(loadConfig(io.env).database);
+    store = await openStore(configFrom(io.env).database);
     await run(store, args, io);
     return 0;
   } catch (err) {

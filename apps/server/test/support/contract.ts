@@ -2,9 +2,13 @@
  * What the suites read off the bundled contract instead of restating it: the plans, the ban rule,
  * the deprecated operations with the headers their extensions promise, example requests.
  */
-import { loadBundledSpec, type PlanLimits, rateLimitPolicy } from "@animal-store/openapi";
-import { type CompiledOperation, compileContract } from "../../src/engine/contract/contract.js";
-import { exampleRequest } from "../../src/engine/contract/example-requests.js";
+import {
+  exampleRequest,
+  loadBundledSpec,
+  type PlanLimits,
+  rateLimitPolicy,
+} from "@animal-store/openapi";
+import { compileContract, type ServedOperation } from "@animal-store/openapi-engine";
 
 /** The bundled contract, compiled as the server compiles it. */
 export const contract = compileContract(loadBundledSpec());
@@ -43,7 +47,7 @@ export const deprecatedOperations = contract.operations.filter((op) => op.deprec
 export const currentOperations = contract.operations.filter((op) => !op.deprecated);
 
 /** The headers a deprecated operation's extensions promise (independent of the server's code). */
-export function promisedDeprecationHeaders(op: CompiledOperation): Record<string, string> {
+export function promisedDeprecationHeaders(op: ServedOperation): Record<string, string> {
   const since = Date.parse(`${op.operation["x-deprecated-since"]}T00:00:00Z`) / 1000;
   const [, target] = String(op.operation["x-replacement"]).split(/[ ?]/);
   return {
@@ -54,17 +58,17 @@ export function promisedDeprecationHeaders(op: CompiledOperation): Record<string
 }
 
 /** The sunset instant of a deprecated operation, in ms, from its `x-sunset`. */
-export function sunsetOf(op: CompiledOperation): number {
+export function sunsetOf(op: ServedOperation): number {
   return Date.parse(`${op.operation["x-sunset"]}T00:00:00Z`);
 }
 
 /** The 410 message a sunset operation answers with. */
-export function goneMessageOf(op: CompiledOperation): string {
+export function goneMessageOf(op: ServedOperation): string {
   return `${op.method} ${op.path} was removed on ${op.operation["x-sunset"]}; use ${op.operation["x-replacement"]} instead.`;
 }
 
 /** A request of `op` built from its examples, path relative to the base path. */
-export function exampleCall(op: CompiledOperation): { path: string; init: RequestInit } {
+export function exampleCall(op: ServedOperation): { path: string; init: RequestInit } {
   const request = exampleRequest(contract.spec, contract.basePath, op);
   return {
     path: request.path.slice(contract.basePath.length),

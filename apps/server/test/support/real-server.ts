@@ -1,12 +1,12 @@
 /**
- * The real server (`startServer`, SQLite file in a scratch directory) for one suite, with a key
- * on the contract's first plan; the suites that talk raw HTTP to it use this.
+ * The real server (the engine's start sequence on a scratch SQLite file) for one suite, with a
+ * key on the contract's first plan; the suites that talk raw HTTP to it use this.
  */
-import { join } from "node:path";
+import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
 import { afterAll, beforeAll } from "vitest";
-import { type RunningServer, startServer } from "../../src/server.js";
+import { animalStore, type RunningServer } from "../../src/animal-store.js";
+import type { Store } from "../../src/store/index.js";
 import { contract } from "./contract.js";
-import { tempDir } from "./test-app.js";
 
 /** What a suite gets: the server and a key, both set before its first test. */
 export interface SuiteServer {
@@ -18,32 +18,28 @@ export interface SuiteServer {
 
 /** Starts the server before the suite's tests (with `env` added) and stops it after them. */
 export function useRealServer(name: string, env: Record<string, string> = {}): SuiteServer {
-  const temp = tempDir();
-  const state: { server?: RunningServer; key?: string } = {};
+  let scratch: ScratchServer<Store> | undefined;
   beforeAll(async () => {
-    state.server = await startServer({
-      NODE_ENV: "test",
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      DATABASE_URL: `file:${join(temp.dir, `${name}.db`)}`,
-      ...env,
-    });
-    state.key = await state.server.createKey({
-      plan: contract.rateLimit.planNames[0] as string,
+    scratch = await startScratchServer(animalStore, {
       name,
+      env,
+      key: { plan: contract.rateLimit.planNames[0] as string },
     });
   });
   afterAll(async () => {
-    await state.server?.close();
-    temp.remove();
+    await scratch?.close();
   });
+  const started = () => {
+    if (!scratch) throw new Error("the suite's server has not started");
+    return scratch;
+  };
   return {
     get server() {
-      return state.server as RunningServer;
+      return started().server;
     },
     get key() {
-      return state.key as string;
+      return started().key;
     },
-    api: (path) => `${state.server?.url}${contract.basePath}${path}`,
+    api: (path) => `${started().apiUrl}${path}`,
   };
 }

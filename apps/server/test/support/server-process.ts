@@ -6,8 +6,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { openSqliteStore } from "../../src/animal-store/store/sqlite.js";
-import { issueApiKey, type NewKeyOptions } from "../../src/engine/auth/api-keys.js";
+import { issueApiKey, type NewKeyOptions } from "@animal-store/openapi-engine";
+import { openSqliteStore } from "../../src/store/sqlite.js";
 import { customPlan, policy } from "./contract.js";
 
 const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));

@@ -1,51 +1,32 @@
 /**
- * Test harness: a real app from createApp on a temporary SQLite file, listening on port 0, with
- * response validation on, plus helpers that check every error against the contract's Error.
+ * Test harness: the Animal Store's app in-process (the engine's scratch app) on a temporary
+ * SQLite file, listening on port 0, with response validation on and a key, plus helpers that
+ * check every error against the contract's Error.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   deref,
   type LoadedSpec,
   loadBundledSpec,
   operationById,
-  rateLimitPolicy,
   specOperations,
 } from "@animal-store/openapi";
+import type { Logger, NewKeyOptions, RateLimiter } from "@animal-store/openapi-engine";
+import {
+  type ScratchDirectory,
+  scratchDirectory,
+  startScratchApp,
+} from "@animal-store/openapi-engine/testing";
 import { expect } from "vitest";
-import { type AppDeps, createApp } from "../../src/animal-store/app.js";
-import type { Store } from "../../src/animal-store/store/index.js";
-import { openSqliteStore } from "../../src/animal-store/store/sqlite.js";
-import { issueApiKey, type NewKeyOptions } from "../../src/engine/auth/api-keys.js";
-import { type AppConfig, loadConfig } from "../../src/engine/config.js";
-import { createLogger } from "../../src/engine/node/logger.js";
-import { createMemoryRateLimiter } from "../../src/engine/rate-limit/index.js";
-
-import { roomyPlan } from "./contract.js";
+import { animalStore } from "../../src/animal-store.js";
+import type { Store } from "../../src/store/index.js";
 
 export { policy, realm, roomyPlan } from "./contract.js";
 
 const { spec } = loadBundledSpec();
 
-/** A fresh temporary directory, removed by the returned function. */
-export function tempDir(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), "animal-store-test-"));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** Test configuration: response validation on, silent logs, no key cache unless asked. */
-export function testConfig(env: Record<string, string> = {}): AppConfig {
-  const config = loadConfig({
-    NODE_ENV: "test",
-    LOG_LEVEL: "silent",
-    API_KEY_CACHE_TTL_MS: "0",
-    ...env,
-  });
-  expect(config.validateResponses).toBe(true);
-  return config;
+/** A fresh temporary directory for one suite's files. */
+export function tempDir(): ScratchDirectory {
+  return scratchDirectory("animal-store-test-");
 }
 
 /** A running app for one suite. */
@@ -55,73 +36,44 @@ export interface TestApp {
   /** A valid key (the roomiest plan) for authenticated requests. */
   key: string;
   createKey(options?: Partial<NewKeyOptions>): Promise<string>;
-  /** fetch under `${url}/v1` with the suite's key unless headers say otherwise. */
+  /** fetch under the API base with the suite's key unless headers say otherwise. */
   api(path: string, init?: RequestInit): Promise<Response>;
   close(): Promise<void>;
 }
 
-/** Listens on an ephemeral loopback port. */
-export async function listenOn(
-  app: ReturnType<typeof createApp>,
-): Promise<{ server: Server; url: string }> {
-  const server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
-/** Stops a server, cutting keep-alive sockets. */
-export async function stop(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
 /**
- * Starts an app; `store` defaults to a fresh SQLite file, `spec` to the bundled contract (a
- * scratch edit of it, for spec-edit tests), `overrides` replace other deps.
+ * Starts an app with response validation on, silent logs and no key cache (unless `env` says
+ * otherwise); `store` defaults to a fresh SQLite file (a given one is closed with the app too),
+ * `spec` to the bundled contract (a scratch edit of it, for spec-edit tests); `limiter` and
+ * `logger` replace the app's own.
  */
 export async function startTestApp(
   options: {
     store?: Store;
     env?: Record<string, string>;
     spec?: LoadedSpec;
-    overrides?: Partial<AppDeps>;
+    limiter?: RateLimiter;
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
-  const temp = tempDir();
-  const store = options.store ?? (await openSqliteStore(join(temp.dir, "pets.db")));
-  const config = testConfig(options.env);
-  const served = options.spec ?? loadBundledSpec();
-  const servedPolicy = rateLimitPolicy(served.spec);
-  // Real per-plan limits, counted per app (rate limits have their own suites).
-  const limiter = createMemoryRateLimiter({ ban: servedPolicy.ban });
-  const app = createApp({
-    store,
-    limiter,
-    clock: Date.now,
-    config,
-    logger: createLogger(config),
-    spec: served,
-    ...options.overrides,
+  const app = await startScratchApp(animalStore, {
+    ...options,
+    env: { API_KEY_CACHE_TTL_MS: "0", ...options.env },
   });
-  const { server, url } = await listenOn(app);
-  const createKey = async (opts: Partial<NewKeyOptions> = {}) =>
-    (await issueApiKey(store, servedPolicy, { plan: roomyPlan, name: "test", ...opts })).key;
-  const key = await createKey();
+  expect(app.config.validateResponses).toBe(true);
   return {
-    url,
-    store,
-    key,
-    createKey,
+    url: app.url,
+    store: app.store,
+    key: app.key,
+    createKey: app.createKey,
     api(path, init = {}) {
       const headers = new Headers(init.headers);
-      if (!headers.has("authorization")) headers.set("authorization", `Bearer ${key}`);
-      return fetch(`${url}/v1${path}`, { ...init, headers });
+      if (!headers.has("authorization")) headers.set("authorization", `Bearer ${app.key}`);
+      return fetch(`${app.apiUrl}${path}`, { ...init, headers });
     },
     async close() {
-      await stop(server);
-      await limiter.close();
-      await store.close();
-      temp.remove();
+      await app.close();
+      await options.store?.close();
     },
   };
 }

@@ -1,12 +1,10 @@
 /**
- * The real server for the browser suites: `startServer` (as `pnpm start`) on a scratch SQLite
- * file, allowing the page's origin (CORS_ORIGINS), with a clock a test can move forward so a rate
- * limit's window ends seconds later instead of up to a minute.
+ * The real server for the browser suites: the Animal Store's scratch server (the start sequence
+ * of `pnpm start`) allowing the page's origin (CORS_ORIGINS), with a clock a test can move forward
+ * so a rate limit's window ends seconds later instead of up to a minute.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type RunningServer, startServer } from "@animal-store/server";
+import { startScratchServer } from "@animal-store/openapi-engine/testing";
+import { animalStore, type RunningServer } from "@animal-store/server";
 
 /** A running server, its API base URL and its movable clock. */
 export interface WebTestServer {
@@ -22,31 +20,21 @@ export interface WebTestServer {
 
 /** Starts the server allowing `corsOrigin` (none: the page's calls are refused by the browser). */
 export async function startRealServer(corsOrigin: string | null): Promise<WebTestServer> {
-  const dir = mkdtempSync(join(tmpdir(), "web-server-"));
   let offset = 0;
   const now = () => Date.now() + offset;
-  const server = await startServer(
-    {
-      NODE_ENV: "test",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      DATABASE_URL: `file:${join(dir, "pets.db")}`,
-      ...(corsOrigin ? { CORS_ORIGINS: corsOrigin } : {}),
-    },
-    { clock: now },
-  );
+  const scratch = await startScratchServer(animalStore, {
+    name: "web",
+    env: corsOrigin ? { CORS_ORIGINS: corsOrigin } : {},
+    clock: now,
+  });
   return {
-    server,
-    apiUrl: `${server.url}/v1`,
+    server: scratch.server,
+    apiUrl: scratch.apiUrl,
     now,
     jumpTo(ms) {
       if (ms < now()) throw new Error("the server's clock only moves forward");
       offset = ms - Date.now();
     },
-    close: async () => {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close: () => scratch.close(),
   };
 }

@@ -1,0 +1,126 @@
+/**
+ * The embedded SQLite store of the Animal Store: the engine's SQLite database (WAL,
+ * synchronous=FULL) with group commit for creates.
+ */
+import type { NewPet, Pet } from "@animal-store/api-types";
+import { classifySqliteError, openSqliteDatabase } from "@animal-store/openapi-engine/storage";
+import type { Kysely } from "kysely";
+import type Database from "libsql";
+import { KyselyStore } from "./kysely-store.js";
+import { petStoreMigrations } from "./migrations.js";
+import { compileRowValues, mapperFor } from "./pet-rows.js";
+import type { Database as Schema } from "./schema.js";
+
+interface PendingCreate {
+  pet: NewPet;
+  resolve: (pet: Pet) => void;
+  reject: (err: unknown) => void;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The SQLite store, with group commit for creates, and able to report the durability settings its
+ * connection runs with.
+ *
+ * Group commit: with synchronous=FULL every commit waits for an fsync, and libsql's calls are
+ * synchronous, so one commit per create stalls the whole event loop once per create. Creates that
+ * arrive in the same turn of the event loop are instead written in one transaction, one fsync for
+ * all of them, and each promise settles only after that commit: nothing is acknowledged before it
+ * is on disk, and if the commit fails, none of the batch is stored and every caller gets the error.
+ */
+export class SqliteStore extends KyselyStore {
+  private pending: PendingCreate[] = [];
+  /** One insert of every column the table has but the id, and its values, compiled at open. */
+  private readonly insertPet: Database.Statement;
+  private readonly valuesOf: (pet: NewPet) => unknown[];
+  private readonly rowToPet: (row: Row) => Pet;
+
+  constructor(
+    db: Kysely<Schema>,
+    private readonly raw: Database.Database,
+  ) {
+    super("sqlite", db, classifySqliteError);
+    // The table's own columns (a migration may have added some): nothing here lists them.
+    const all = (raw.prepare("PRAGMA table_info(pets)").all() as Array<{ name: string }>).map(
+      (column) => column.name,
+    );
+    const written = all.filter((column) => column !== "id");
+    const names = written.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
+    const marks = written.map(() => "?").join(", ");
+    this.insertPet = raw.prepare(`insert into pets (${names}) values (${marks}) returning *`);
+    this.valuesOf = compileRowValues(written);
+    this.rowToPet = mapperFor(all);
+  }
+
+  override createPet(pet: NewPet): Promise<Pet> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ pet, resolve, reject });
+      // setImmediate runs after this turn's I/O callbacks: requests read together commit together.
+      if (this.pending.length === 1) setImmediate(() => this.commitPending());
+    });
+  }
+
+  /** Writes every pending create in one transaction (one fsync), then settles their promises. */
+  private commitPending(): void {
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    let rows: Row[];
+    try {
+      rows = this.insertInOneTransaction(batch.map(({ pet }) => pet));
+    } catch (err) {
+      if (batch.length === 1) {
+        batch[0]?.reject(classifySqliteError(err));
+        return;
+      }
+      // Nothing of the batch was stored. Retry each on its own, so that a create the database
+      // refuses fails alone and the others are still stored.
+      for (const item of batch) {
+        try {
+          const [row] = this.insertInOneTransaction([item.pet]);
+          item.resolve(this.rowToPet(row as Row));
+        } catch (single) {
+          item.reject(classifySqliteError(single));
+        }
+      }
+      return;
+    }
+    for (const [i, { resolve }] of batch.entries()) {
+      resolve(this.rowToPet(rows[i] as Row));
+    }
+  }
+
+  private insertInOneTransaction(pets: NewPet[]): Row[] {
+    // BEGIN IMMEDIATE takes the write lock before any id is drawn and holds it to the commit, so
+    // ids become visible in order, as keyset paging needs (see KyselyStore.createPet).
+    this.raw.exec("BEGIN IMMEDIATE");
+    try {
+      // all(), not get(): a libsql statement whose get() failed keeps failing with that error.
+      const rows = pets.map((pet) => this.insertPet.all(...this.valuesOf(pet))[0] as Row);
+      this.raw.exec("COMMIT");
+      return rows;
+    } catch (err) {
+      if (this.raw.inTransaction) this.raw.exec("ROLLBACK");
+      throw err;
+    }
+  }
+
+  override async close(): Promise<void> {
+    this.commitPending();
+    await super.close();
+  }
+
+  /** The connection's journal mode and synchronous level (2 = FULL). */
+  durability(): { journalMode: string; synchronous: number } {
+    const journalMode = this.raw.prepare("PRAGMA journal_mode").get() as { journal_mode: string };
+    const synchronous = this.raw.prepare("PRAGMA synchronous").get() as { synchronous: number };
+    return { journalMode: journalMode.journal_mode, synchronous: synchronous.synchronous };
+  }
+}
+
+/** Opens (creating when needed) and migrates the SQLite file at `path` (":memory:" allowed). */
+export async function openSqliteStore(path: string): Promise<SqliteStore> {
+  const { db, raw } = await openSqliteDatabase<Schema>(path, petStoreMigrations);
+  return new SqliteStore(db, raw);
+}

@@ -1,0 +1,179 @@
+/**
+ * The API as an Express app: the request lifecycle assembled from its steps (see README.md,
+ * "Request lifecycle"). Every request first gets its id, access log and response headers; under
+ * the base path the router hands it to one of three lifecycles (an operation, OPTIONS, or
+ * nothing matched); outside it, the ops routes. A pure factory over compiled operations: it binds
+ * no port and reads no environment, so tests and the warm-up build as many as they like.
+ */
+import type { LoadedSpec } from "@animal-store/openapi";
+import express, { type Express } from "express";
+import type { Logger } from "pino";
+import type { Application, EngineStore } from "./application.js";
+import { createKeyLookup } from "./auth/api-keys.js";
+import { identifyCaller, type KeyLookup, requireCredential } from "./auth/credentials.js";
+import type { AppConfig } from "./config.js";
+import { type Contract, compileContract } from "./contract/contract.js";
+import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
+import { errorHandler, notFound } from "./error-handler.js";
+import { Lifecycle } from "./lifecycle/lifecycle.js";
+import { type CompiledOperation, compileOperations, withHandlers } from "./operations.js";
+import { countedOutsideApi, opsRoutes } from "./ops-routes/ops-routes.js";
+import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
+import { jsonRequestBody } from "./request-body/json-body.js";
+import { type RequestLocals, requestContext } from "./request-context/request-context.js";
+import { responseHeaders } from "./response-headers/response-headers.js";
+import { handle } from "./responses/handle.js";
+import { answerOptions, refuseUnmatched } from "./routing/answers.js";
+import { type Preflight, type Routed, router, type Unmatched } from "./routing/router.js";
+import { buildRouteTable } from "./routing/table.js";
+import type { ApiKeyStore } from "./storage/api-key-store.js";
+import type { StoreLifecycle } from "./storage/lifecycle.js";
+import { validateRequest } from "./validation/validate.js";
+
+/** What the rate limiter offers the app beyond counting: readiness and shutdown. */
+export interface LimiterLike {
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The app's dependencies; everything stateful comes in from outside. */
+export interface ApiAppDeps {
+  contract: Contract;
+  /** Every operation of `contract`, compiled, with the application's handlers bound. */
+  operations: CompiledOperation[];
+  /** Where API keys live; probed by /readyz as "database". */
+  keyStore: ApiKeyStore & StoreLifecycle;
+  limiter: RateLimiter;
+  /** Milliseconds since the epoch; tests inject a fake. */
+  clock: () => number;
+  config: AppConfig;
+  logger: Logger;
+  /** Replaces the cached lookup of keys in `keyStore` (the warm-up's one-off key, tests). */
+  keyLookup?: KeyLookup | undefined;
+}
+
+/** Assembles the API app: the contract's operations under its base path, ops routes at the root. */
+export function assembleApiApp(deps: ApiAppDeps): Express {
+  const { contract, config, logger, clock } = deps;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("trust proxy", config.trustProxy > 0 ? config.trustProxy : false);
+
+  // Every request, ops routes included.
+  app.use(
+    Lifecycle.after()
+      .use(requestContext(logger))
+      .use(responseHeaders({ corsOrigins: config.corsOrigins, cors: contract.cors, clock }))
+      .handler(),
+  );
+
+  const identify = identifyCaller(
+    deps.keyLookup ?? createKeyLookup(deps.keyStore, config.apiKeyCacheTtlMs),
+  );
+  const limits = limitsFor(contract.rateLimit, (key) =>
+    logger.warn(
+      { keyId: key.id, plan: key.plan },
+      "API key of a plan the contract does not have: counted on its anonymous plan",
+    ),
+  );
+  const counting = (counted: (req: express.Request) => boolean) =>
+    rateLimit({ limiter: deps.limiter, clock, limitsFor: limits, counted });
+  const count = counting(() => true);
+  const { realm } = contract;
+  const checked = config.validateResponses;
+
+  // A request of an operation. Deprecation headers first, so every answer of a deprecated
+  // operation (401 and 429 included) carries them; rate limiting before the credential check,
+  // so 401s are counted and carry X-RateLimit-* too.
+  const operation = Lifecycle.after<RequestLocals & Routed<CompiledOperation>>()
+    .use(deprecationHeaders)
+    .use(identify)
+    .use(count)
+    .use(
+      requireCredential({
+        realm,
+        required: (locals: Routed<CompiledOperation>) => locals.operation.requiresCredential,
+      }),
+    )
+    .use(refuseAfterSunset(clock))
+    .use(jsonRequestBody(contract.bodyLimitBytes))
+    .use(validateRequest)
+    .use(handle({ checked }));
+  // OPTIONS on a path that does not declare it: the caller's window is read, never counted.
+  const options = Lifecycle.after<RequestLocals & Preflight>()
+    .use(identify)
+    .use(counting(() => false))
+    .use(answerOptions);
+  // An unknown path or method: counted, and a credential asked for (the document's security)
+  // before the 404 or 405 is revealed.
+  const unmatched = Lifecycle.after<RequestLocals & Unmatched>()
+    .use(identify)
+    .use(count)
+    .use(requireCredential({ realm, required: () => !contract.anonymousByDefault }))
+    .use(refuseUnmatched);
+  app.use(
+    contract.basePath || "/",
+    router<CompiledOperation, RequestLocals>(buildRouteTable(deps.operations), {
+      operation: operation.handler(),
+      options: options.handler(),
+      unmatched: unmatched.handler(),
+    }),
+  );
+
+  // Everything outside the API carries the rate-limit headers too: an unknown path or version is
+  // counted like any request, the ops routes and OPTIONS only read the caller's window. After the
+  // API, so API requests never walk the ops routes (none of them is under it).
+  app.use(Lifecycle.after().use(identify).use(counting(countedOutsideApi)).handler());
+  app.use(
+    opsRoutes({
+      specText: contract.text,
+      probes: { database: deps.keyStore, "rate-limit store": deps.limiter },
+      degradable: ["rate-limit store"],
+      docsHtmlPath: config.docsHtmlPath,
+      docsBuildHint: config.docsBuildHint,
+    }),
+  );
+  app.use(notFound);
+  app.use(errorHandler(logger, { checked }));
+  return app;
+}
+
+/** What `createApiApp` builds an app of an application on. */
+export interface ApiAppOptions<S extends EngineStore> {
+  /** The handlers' store, and where keys are looked up (unless `keyLookup` says otherwise). */
+  store: S;
+  limiter: RateLimiter;
+  config: AppConfig;
+  logger: Logger;
+  /** Default Date.now. */
+  clock?: () => number;
+  /** Another bundled contract to serve; default the application's. */
+  spec?: LoadedSpec;
+  keyLookup?: KeyLookup;
+}
+
+/**
+ * `application`'s API app on `options.store`: its contract compiled, its handlers bound. For
+ * suites and gates that run the app in-process without the start-up sequence (startEngine).
+ */
+export async function createApiApp<S extends EngineStore>(
+  application: Application<S>,
+  options: ApiAppOptions<S>,
+): Promise<Express> {
+  const contract = compileContract(options.spec ?? application.spec);
+  const compiled = await compileOperations(contract, {
+    validateResponses: options.config.validateResponses,
+  });
+  const handlers = application.handlers(options.store, contract);
+  return assembleApiApp({
+    contract,
+    operations: withHandlers(compiled, handlers, options.logger),
+    keyStore: options.store,
+    limiter: options.limiter,
+    clock: options.clock ?? Date.now,
+    config: options.config,
+    logger: options.logger,
+    keyLookup: options.keyLookup,
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * What an application gives the engine: its names (the engine names nothing of its own), the
+ * contract it serves, how to open its store, and its handlers over a store.
+ */
+import type { LoadedSpec } from "@animal-store/openapi";
+import type { ConfigDefaults, DatabaseConfig } from "./config.js";
+import type { Contract } from "./contract/contract.js";
+import type { HandlerSet } from "./operations.js";
+import type { ApiKeyStore } from "./storage/api-key-store.js";
+import type { StoreLifecycle } from "./storage/lifecycle.js";
+
+/** What an application names that the engine does not: its logs' service and its defaults. */
+export interface ApplicationNames extends ConfigDefaults {
+  /** The `service` of every log line. */
+  service: string;
+}
+
+/** The least an application's store is: where API keys live, with readiness and shutdown. */
+export type EngineStore = ApiKeyStore & StoreLifecycle;
+
+/** An application of the engine, over its store `S`. */
+export interface Application<S extends EngineStore> {
+  names: ApplicationNames;
+  /** The bundled contract it serves. */
+  spec: LoadedSpec;
+  /** Opens (and migrates) the configured store. */
+  openStore(database: DatabaseConfig): Promise<S>;
+  /** Opens a throw-away store of the same kind: the warm-up's requests write there. */
+  openScratchStore(): Promise<S>;
+  /** Its handler of each operation, by operationId, over `store`. */
+  handlers(store: S, contract: Contract): HandlerSet;
+}

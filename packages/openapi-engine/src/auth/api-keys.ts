@@ -1,0 +1,99 @@
+/**
+ * API keys: issued as random bearer tokens, stored only as SHA-256 hashes (a key has 192 random
+ * bits, so a fast hash is enough), looked up through a short cache so the hot path rarely touches
+ * the database. A revoked key stops working within the cache TTL.
+ */
+import { hash, randomBytes } from "node:crypto";
+import type { RateLimitPolicy } from "@animal-store/openapi";
+import type { ApiKeyStore } from "../storage/api-key-store.js";
+import type { ApiKeyRecord, KeyLookup } from "./credentials.js";
+
+const KEY_PREFIX = "ask_";
+const MAX_CACHED_KEYS = 10_000;
+
+/** What a new key is created with. A key of a plan with custom limits needs its own. */
+export interface NewKeyOptions {
+  /** One of the contract's plans (info.x-rate-limit-plans). */
+  plan: string;
+  name: string;
+  perMinute?: number | undefined;
+  perDay?: number | undefined;
+}
+
+/** SHA-256 of a plaintext key, hex: what the database stores and searches by. */
+export function hashApiKey(plaintextKey: string): string {
+  // The one-shot form: it skips the Hash object createHash().update().digest() allocates.
+  return hash("sha256", plaintextKey, "hex");
+}
+
+function positiveLimit(name: string, value: number | undefined): number | null {
+  if (value === undefined) return null;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new Error(`${name} must be a whole number of at least 1`);
+  }
+  return value;
+}
+
+/**
+ * Checks the options against the contract's plans, creates a key and stores its hash; returns
+ * the plaintext key once.
+ */
+export async function issueApiKey(
+  store: ApiKeyStore,
+  policy: RateLimitPolicy,
+  options: NewKeyOptions,
+  now: Date = new Date(),
+): Promise<{ key: string; record: ApiKeyRecord }> {
+  const plan = policy.plans[options.plan];
+  if (!Object.hasOwn(policy.plans, options.plan) || plan === undefined) {
+    throw new Error(`plan must be one of ${policy.planNames.join(", ")}`);
+  }
+  const name = options.name.trim();
+  if (name.length < 1 || name.length > 100) throw new Error("name must be 1 to 100 characters");
+  const perMinute = positiveLimit("per-minute limit", options.perMinute);
+  const perDay = positiveLimit("per-day limit", options.perDay);
+  if (plan.custom && (perMinute === null || perDay === null)) {
+    throw new Error(`a ${options.plan} key needs its own per-minute and per-day limits`);
+  }
+  const key = KEY_PREFIX + randomBytes(24).toString("base64url");
+  const record = await store.insertApiKey({
+    id: `key_${randomBytes(8).toString("hex")}`,
+    name,
+    plan: options.plan,
+    perMinute,
+    perDay,
+    keyHash: hashApiKey(key),
+    createdAt: now.toISOString(),
+  });
+  return { key, record };
+}
+
+/**
+ * A KeyLookup over the store with a TTL cache keyed by hash; unknown keys are cached too, so a
+ * flood of bad keys costs one query per key per TTL. `ttlMs` 0 disables the cache. A cache hit
+ * answers synchronously (no promise on the hot path). The cache holds hashes, never keys.
+ */
+export function createKeyLookup(store: ApiKeyStore, ttlMs: number): KeyLookup {
+  const cache = new Map<string, { record: ApiKeyRecord | null; expiresAt: number }>();
+  return function lookupApiKey(plaintextKey: string) {
+    const keyHash = hashApiKey(plaintextKey);
+    const hit = cache.get(keyHash);
+    if (hit && hit.expiresAt > performance.now()) return hit.record;
+    return fromStore(keyHash);
+  };
+
+  async function fromStore(keyHash: string): Promise<ApiKeyRecord | null> {
+    const now = performance.now();
+    const found = await store.findApiKeyByHash(keyHash);
+    const record = found && found.revokedAt === null ? found : null;
+    if (ttlMs > 0) {
+      cache.delete(keyHash);
+      if (cache.size >= MAX_CACHED_KEYS) {
+        const oldest = cache.keys().next().value;
+        if (oldest !== undefined) cache.delete(oldest);
+      }
+      cache.set(keyHash, { record, expiresAt: now + ttlMs });
+    }
+    return record;
+  }
+}

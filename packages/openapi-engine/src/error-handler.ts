@@ -1,0 +1,91 @@
+/**
+ * The one error handler, last in the app. It sees three kinds of error: the engine's own
+ * (`EngineError`, answered as it says), a backing store's outage (`StoreUnavailableError`, 503),
+ * and anything else, which is a bug (500 with the request id). Whatever leaves is the contract's
+ * `Error` body, `application/json`, with `status` equal to the HTTP status; headers already on
+ * the response (rate limits, CORS) are kept.
+ */
+import type { NextFunction, Request, Response } from "express";
+import type { Logger } from "pino";
+import { EngineError, engineErrors, StoreUnavailableError } from "./errors.js";
+import type { RequestLocals } from "./request-context/request-context.js";
+import type { CompiledAnswers } from "./responses/answers.js";
+
+/** What the error handler reads: the request id, and the operation when the router found one. */
+type ErrorLocals = Partial<RequestLocals & { operation: { answers: CompiledAnswers } }>;
+
+function send(res: Response, error: EngineError): void {
+  const text = JSON.stringify(error.toBody());
+  res.statusCode = error.status;
+  for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
+}
+
+/**
+ * Express error middleware, the last one in the app. With `checked` (responses validated: in
+ * development and tests), an error answer its operation does not document, or one without a
+ * header the contract requires, becomes a logged 500.
+ */
+export function errorHandler(logger: Logger, options: { checked: boolean }) {
+  const logFailure = (req: Request, requestId: string, err: unknown) => {
+    const e = err instanceof Error ? err : new Error(String(err));
+    // Name, message and driver code only: no stack, no SQL, no request headers.
+    // (Not under `err`: pino's err serializer would add the stack back.)
+    const detail = { type: e.name, message: e.message, code: (e as { code?: unknown }).code };
+    logger.error(
+      { reqId: requestId, path: req.originalUrl.split("?")[0], error: detail },
+      "request failed",
+    );
+  };
+  return function errorHandler(
+    err: unknown,
+    req: Request,
+    res: Response<unknown, ErrorLocals>,
+    _next: NextFunction,
+  ): void {
+    const requestId = res.locals.requestId ?? "unknown";
+    let error: EngineError;
+    if (err instanceof EngineError) {
+      error = err;
+      if (error.status >= 500) logFailure(req, requestId, err);
+    } else {
+      logFailure(req, requestId, err);
+      error =
+        err instanceof StoreUnavailableError
+          ? engineErrors.serviceUnavailable()
+          : engineErrors.internal(requestId);
+    }
+    if (res.headersSent) {
+      // Too late for a clean answer: cut the connection rather than send a broken body (a
+      // finished answer is left alone; the error was a bug after it, and is logged).
+      if (!res.writableEnded) res.destroy();
+      return;
+    }
+    const answers = res.locals.operation?.answers;
+    if (options.checked && answers !== undefined && error.status !== 500) {
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+      const violations = answers.violations(
+        error.status,
+        (name) => res.getHeader(name),
+        error.toBody(),
+      );
+      if (violations.length > 0) {
+        logFailure(
+          req,
+          requestId,
+          new Error(`the response breaks the contract: ${violations.join("; ")}`),
+        );
+        for (const name of Object.keys(error.headers)) res.removeHeader(name);
+        error = engineErrors.internal(requestId);
+      }
+    }
+    send(res, error);
+  };
+}
+
+/** Final middleware for paths nothing answered. */
+export function notFound(req: Request, _res: Response, next: NextFunction): void {
+  next(engineErrors.noSuchPath(req.path));
+}

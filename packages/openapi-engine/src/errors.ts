@@ -1,0 +1,178 @@
+/**
+ * The engine's error catalogue: every error it answers with, as a factory that binds the code,
+ * the status and the message once (after Fastify's `lib/errors.js`). Steps throw or pass these;
+ * a library's own errors (the validator's, the body parser's) are converted where they arise, so
+ * the error handler sees only `EngineError`, `StoreUnavailableError` (a backing store's outage)
+ * and anything else, which is a bug and answers 500. The contract's `Error` schema must allow
+ * every code below, and `info.x-connection-errors` every connection code: both are checked at
+ * start (contract/error-codes.ts).
+ */
+
+/** Each code the engine answers requests with, and its status. */
+const STATUS_OF = {
+  validation_failed: 400,
+  malformed_json: 400,
+  unauthorized: 401,
+  invalid_api_key: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  api_key_banned: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+} as const;
+
+/** A code the engine answers requests with. */
+export type EngineErrorCode = keyof typeof STATUS_OF;
+
+/** Every code the engine answers requests with. */
+export const ENGINE_ERROR_CODES = Object.keys(STATUS_OF) as EngineErrorCode[];
+
+/** The status of each code the engine answers requests with. */
+export const ENGINE_ERROR_STATUS: Readonly<Record<EngineErrorCode, number>> = STATUS_OF;
+
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
+/** The one error type of the engine: a code, its status, a message, and headers to answer with. */
+export class EngineError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: EngineErrorCode,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = NO_HEADERS,
+  ) {
+    super(message);
+    this.name = "EngineError";
+    this.status = STATUS_OF[code];
+  }
+
+  /** The contract's `Error` body. */
+  toBody(): { code: string; message: string; status: number } {
+    return { code: this.code, message: this.message, status: this.status };
+  }
+}
+
+/** A failure of a backing store (database, Redis): answered 503, never 500. */
+export class StoreUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** Paths are shown in messages, but never at any length. */
+function shown(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}...` : path;
+}
+
+/** The catalogue: one factory per answer, each with its code, status and message bound. */
+export const engineErrors = {
+  /** 400: a parameter or the body breaks the operation's schema (`detail` says where and how). */
+  validationFailed: (detail: string) => new EngineError("validation_failed", detail),
+  /** 400: an operation that takes a body got none. */
+  bodyRequired: () => new EngineError("validation_failed", "body is required (a JSON object)."),
+  /** 400: a path parameter that is not valid percent-encoding. */
+  badPathEscape: (name: string) =>
+    new EngineError("validation_failed", `path/${name} is not a valid percent-encoded value`),
+  /** 400: a number parameter that is not finite (`1e400`, `Infinity`). */
+  nonFiniteNumber: (where: "path" | "query", name: string) =>
+    new EngineError("validation_failed", `${where}/${name} must be a finite number`),
+  /** 400: the body is not JSON. */
+  malformedJson: () => new EngineError("malformed_json", "The request body is not valid JSON."),
+  /** 401: no bearer credential where the operation needs one. */
+  missingCredential: (challenge: string) =>
+    new EngineError("unauthorized", "Missing credentials: send Authorization: Bearer <API_KEY>.", {
+      "WWW-Authenticate": challenge,
+    }),
+  /** 401: a key that is unknown or revoked. */
+  invalidApiKey: (challenge: string) =>
+    new EngineError("invalid_api_key", "The API key is invalid or revoked.", {
+      "WWW-Authenticate": `${challenge}, error="invalid_token"`,
+    }),
+  /** 401: more than one Authorization header (which would the client have meant?). */
+  ambiguousCredential: (challenge: string) =>
+    new EngineError("invalid_api_key", "Send exactly one Authorization header.", {
+      "WWW-Authenticate": `${challenge}, error="invalid_request"`,
+    }),
+  /** 404: no operation (or ops route) has this path. */
+  noSuchPath: (path: string) => new EngineError("not_found", `No such path: ${shown(path)}`),
+  /** 404: the docs page has not been built; `hint` says how to build it. */
+  docsNotBuilt: (hint: string) =>
+    new EngineError("not_found", `The docs page has not been built (${hint}).`),
+  /** 405: the path exists, without this method; `allow` lists its methods. */
+  methodNotAllowed: (method: string, allow: string) =>
+    new EngineError("method_not_allowed", `${method} is not allowed here.`, { Allow: allow }),
+  /** 410: a deprecated operation past its sunset (`message` names its successor). */
+  gone: (message: string) => new EngineError("gone", message),
+  /** 413: the body is over the contract's limit. */
+  payloadTooLarge: (limitBytes: number) =>
+    new EngineError("payload_too_large", `The request body exceeds ${limitBytes} bytes.`),
+  /** 415: the body is not `application/json` (or its encoding cannot be read). */
+  unsupportedMediaType: (detail = "Content-Type must be application/json.") =>
+    new EngineError("unsupported_media_type", detail),
+  /** 429: a rate limit is exhausted. */
+  rateLimited: (retryAfter: number) =>
+    new EngineError("rate_limited", `Rate limit exceeded; retry after ${retryAfter} seconds.`, {
+      "Retry-After": String(retryAfter),
+    }),
+  /** 429: the key is banned for calling while limited. */
+  apiKeyBanned: (retryAfter: number) =>
+    new EngineError(
+      "api_key_banned",
+      `The API key is banned for calling while limited; retry after ${retryAfter} seconds.`,
+      { "Retry-After": String(retryAfter) },
+    ),
+  /** 500: anything unexpected; the request id lets an operator find the logged cause. */
+  internal: (requestId: string) =>
+    new EngineError("internal_error", `Internal error (request id ${requestId}).`),
+  /** 503: a backing store is down. */
+  serviceUnavailable: () =>
+    new EngineError("service_unavailable", "The service is temporarily unavailable; retry later."),
+  /** 503 from /readyz: the named backing services do not answer. */
+  notReady: (services: string[]) =>
+    new EngineError("service_unavailable", `Not reachable: ${services.join(", ")}.`),
+} as const;
+
+/** An answer given before a request could be read (written on the socket, then closed). */
+export interface ConnectionError {
+  status: number;
+  /** The status line's reason phrase. */
+  reason: string;
+  code: string;
+  message: string;
+}
+
+/** The connection-level answers; `info.x-connection-errors` must list each code. */
+export const connectionErrors = {
+  malformedRequest: {
+    status: 400,
+    reason: "Bad Request",
+    code: "malformed_request",
+    message: "The request is not valid HTTP/1.1.",
+  },
+  requestTimeout: {
+    status: 408,
+    reason: "Request Timeout",
+    code: "request_timeout",
+    message: "The request did not arrive in time.",
+  },
+  headersTooLarge: {
+    status: 431,
+    reason: "Request Header Fields Too Large",
+    code: "headers_too_large",
+    message: "The request headers are too large.",
+  },
+  tooManyConnections: {
+    status: 503,
+    reason: "Service Unavailable",
+    code: "too_many_connections",
+    message: "Too many open connections; retry later.",
+  },
+} as const satisfies Record<string, ConnectionError>;
+
+/** Every code of a connection-level answer. */
+export const CONNECTION_ERROR_CODES = Object.values(connectionErrors).map((error) => error.code);

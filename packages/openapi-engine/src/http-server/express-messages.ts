@@ -1,0 +1,47 @@
+/**
+ * Requests and responses born with Express's prototypes.
+ *
+ * Express's `app.handle` gives every request and response its prototype (`app.request`,
+ * `app.response`) with `Object.setPrototypeOf`, after Node has built them. In V8 that gives each
+ * object a hidden class of its own: no two requests shared one (checked with
+ * `%DebugPrint` under --allow-natives-syntax), so every property access in Node's, Express's and
+ * our code met a new shape on every request, and every request allocated new hidden classes.
+ *
+ * Node's HTTP server takes the classes it builds requests and responses with. These subclass
+ * Node's own, their prototypes inherit from Express's, and they become the app's `app.request` /
+ * `app.response`, so Express's call finds the prototype already set and changes nothing. Every
+ * request then shares one hidden class, sized by V8 for the properties it gets, and so does every
+ * response. The methods each object sees are Express's and Node's, as before.
+ *
+ * This bought more than any other change to the server (apps/bench/README.md).
+ */
+import { IncomingMessage, ServerResponse } from "node:http";
+import type { Express } from "express";
+
+export interface MessageClasses {
+  IncomingMessage: typeof IncomingMessage;
+  ServerResponse: typeof ServerResponse;
+}
+
+const installed = new WeakMap<Express, MessageClasses>();
+
+/**
+ * `createServer` options whose requests and responses have `app`'s prototypes from the start.
+ * Makes their prototypes `app.request` / `app.response`: call it before `app` serves a request.
+ */
+export function expressMessageClasses(app: Express): MessageClasses {
+  const existing = installed.get(app);
+  if (existing) return existing;
+  class ExpressRequest extends IncomingMessage {}
+  class ExpressResponse extends ServerResponse {}
+  Object.setPrototypeOf(ExpressRequest.prototype, app.request);
+  Object.setPrototypeOf(ExpressResponse.prototype, app.response);
+  app.request = ExpressRequest.prototype as unknown as Express["request"];
+  app.response = ExpressResponse.prototype as unknown as Express["response"];
+  const classes: MessageClasses = {
+    IncomingMessage: ExpressRequest,
+    ServerResponse: ExpressResponse as unknown as typeof ServerResponse,
+  };
+  installed.set(app, classes);
+  return classes;
+}

@@ -1,0 +1,88 @@
+/**
+ * The HTTP server around the app: Node's server with the configured connection bounds, requests
+ * and responses built with Express's prototypes (express-messages.ts), connection caps, answers
+ * to what cannot be read as a request (connection-answers.ts); and listening and closing.
+ */
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { PlanLimits } from "@animal-store/openapi";
+import type { Express } from "express";
+import type { AppConfig } from "../config.js";
+import type { RateLimiter } from "../rate-limit/index.js";
+import { connectionAnswers } from "./connection-answers.js";
+import { capConnections } from "./connection-caps.js";
+import { expressMessageClasses } from "./express-messages.js";
+
+/** What the server needs besides the app: its bounds and the anonymous window's limiter. */
+export interface HttpServerOptions {
+  config: Pick<AppConfig, "connections" | "trustProxy">;
+  limiter: Pick<RateLimiter, "peek">;
+  clock: () => number;
+  /** The limits callers without a key are counted on, for connection-level answers' headers. */
+  anonymousLimits: PlanLimits;
+}
+
+/** Node's server for `app`, bounded as configured; not listening yet. */
+export function createHttpServer(app: Express, options: HttpServerOptions): Server {
+  const bounds = options.config.connections;
+  const server = createServer(
+    {
+      // A slow client cannot hold a connection for minutes (Node's defaults: 60 s for the
+      // headers, 300 s for the request, checked every 30 s): the bounds are checked every second.
+      headersTimeout: bounds.headersTimeoutMs,
+      requestTimeout: bounds.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, bounds.headersTimeoutMs),
+      keepAliveTimeout: bounds.keepAliveTimeoutMs,
+      ...expressMessageClasses(app),
+    },
+    app as RequestListener,
+  );
+  const answers = connectionAnswers(options);
+  server.on("clientError", answers.clientError);
+  capConnections(
+    server,
+    {
+      total: bounds.maxConnections,
+      // Behind a proxy every connection comes from its address: only the total cap applies.
+      perAddress: options.config.trustProxy > 0 ? 0 : bounds.maxConnectionsPerAddress,
+    },
+    answers.refuseConnection,
+  );
+  return server;
+}
+
+/** Listens on `port` and `host`; rejects on an error such as a port in use. */
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+}
+
+/** The listening server's base address, e.g. http://127.0.0.1:41234. */
+export function baseUrl(server: Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  return `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+}
+
+/**
+ * Stops accepting and lets in-flight requests finish. Keep-alive sockets are closed as soon as
+ * they go idle (a request that finishes during the drain leaves its socket idle, hence the
+ * sweep); whatever is still open after `timeoutMs` is cut.
+ */
+export function closeGracefully(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * @animal-store/openapi-engine: serves a bundled OpenAPI contract. The application gives it its
+ * names, its handlers and its store; everything else (routing, validation, credentials, rate
+ * limits, deprecation, errors, ops routes, start-up and shutdown) is compiled from the spec.
+ * See README.md for the request lifecycle and the start-up sequence.
+ */
+export { type ApiAppOptions, createApiApp } from "./api-app.js";
+export type { Application, ApplicationNames, EngineStore } from "./application.js";
+export {
+  createKeyLookup,
+  hashApiKey,
+  issueApiKey,
+  type NewKeyOptions,
+} from "./auth/api-keys.js";
+export type { ApiKeyRecord, Caller, KeyLookup } from "./auth/credentials.js";
+export {
+  type AppConfig,
+  type ConfigDefaults,
+  ConfigError,
+  type DatabaseConfig,
+  loadConfig,
+} from "./config.js";
+export { type Contract, compileContract, type ServedOperation } from "./contract/contract.js";
+export type {
+  Handler,
+  HandlerRequest,
+  HandlerResult,
+  HandlerTable,
+} from "./contract/handler-types.js";
+export {
+  CONNECTION_ERROR_CODES,
+  ENGINE_ERROR_CODES,
+  ENGINE_ERROR_STATUS,
+  EngineError,
+  type EngineErrorCode,
+  engineErrors,
+  StoreUnavailableError,
+} from "./errors.js";
+export { createLogger, type Logger } from "./logger.js";
+export type { CompiledOperation, HandlerSet } from "./operations.js";
+export {
+  type BanSettings,
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type PlanLimits,
+  type RateLimitDecision,
+  type RateLimiter,
+} from "./rate-limit/index.js";
+export { type RunningServer, type StartOptions, startEngine } from "./start.js";

@@ -1,0 +1,76 @@
+/**
+ * One compiled object per operation, its route context (as Fastify's `lib/context.js`): what
+ * the contract says of it (contract/), its request validator (validation/), its answers'
+ * serializers or checks (responses/) and the application's handler, all built once at start. The
+ * router puts it on `res.locals.operation`; every later step reads it from there.
+ */
+import type { Logger } from "pino";
+import type { Contract, ServedOperation } from "./contract/contract.js";
+import { type CompiledAnswers, compileAnswers } from "./responses/answers.js";
+import type { AnyHandler } from "./responses/handle.js";
+import { headerAjv } from "./responses/header-checks.js";
+import { compileValidators } from "./validation/compile.js";
+import type { RequestValidator } from "./validation/request-validation.js";
+
+/** One operation, compiled for serving. */
+export interface CompiledOperation extends ServedOperation {
+  /** Validates and coerces a request of it (validation/validate.ts runs it). */
+  validateRequest: RequestValidator;
+  /** Its documented answers: serializers, or header and body checks (responses/handle.ts). */
+  answers: CompiledAnswers;
+  /** The application's handler; undefined until `withHandlers` binds one (a 500 without). */
+  handler: AnyHandler | undefined;
+}
+
+/** The application's handlers by operationId. */
+export type HandlerSet = Readonly<Record<string, unknown>>;
+
+/**
+ * Compiles every operation of `contract`, without handlers: with `validateResponses` each
+ * answer is checked against the contract, without it each is written by a compiled serializer.
+ * Throws naming the operation when one cannot be compiled.
+ */
+export async function compileOperations(
+  contract: Contract,
+  options: { validateResponses: boolean },
+): Promise<CompiledOperation[]> {
+  const { validators } = await compileValidators(contract, options);
+  const ajv = options.validateResponses ? headerAjv() : undefined;
+  return contract.operations.map((operation, i) => {
+    const validator = validators[i];
+    if (validator === undefined) throw new Error(`no validator for ${operation.operationId}`);
+    return {
+      ...operation,
+      validateRequest: validator.validateRequest,
+      answers: compileAnswers(
+        contract.spec,
+        operation,
+        ajv === undefined
+          ? { serialize: true }
+          : { serialize: false, ajv, checkBody: validator.validateResponseBody },
+      ),
+      handler: undefined,
+    };
+  });
+}
+
+/**
+ * `operations` with the application's `handlers` bound. Each operation without one is logged
+ * (it answers 500 until one is added: the typed handler table makes that a compile error, so a
+ * new spec with an old build is how it happens).
+ */
+export function withHandlers(
+  operations: CompiledOperation[],
+  handlers: HandlerSet,
+  logger: Logger,
+): CompiledOperation[] {
+  return operations.map((operation) => {
+    const handler = handlers[operation.operationId];
+    if (typeof handler === "function") return { ...operation, handler: handler as AnyHandler };
+    logger.error(
+      { operationId: operation.operationId },
+      `no handler for ${operation.operationId} (${operation.method} ${operation.path}): it answers 500 until one is added`,
+    );
+    return { ...operation, handler: undefined };
+  });
+}

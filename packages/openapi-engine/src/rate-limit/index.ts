@@ -1,0 +1,23 @@
+/** Rate limits per plan, per key (or per address without one), per UTC minute and UTC day. */
+export { type BanSettings, banSettings } from "./ban.js";
+export { parseRateLimitEnv, type RateLimitConfig } from "./config.js";
+export { createRateLimiter } from "./create.js";
+export type { RateLimitDecision } from "./decision.js";
+export type { ConsumeOptions, RateLimiter } from "./limiter.js";
+export {
+  createMemoryRateLimiter,
+  type MemoryRateLimiter,
+  type MemoryRateLimiterOptions,
+} from "./memory.js";
+export {
+  type RateLimitOptions,
+  rateLimit,
+  rateLimitSubject,
+  setRateLimitHeaders,
+} from "./middleware.js";
+export { limitsFor, type PlanLimits, type UnknownPlanWarning } from "./plans.js";
+export {
+  createRedisRateLimiter,
+  type RateLimitLog,
+  type RedisRateLimiterOptions,
+} from "./redis.js";

@@ -1,0 +1,102 @@
+import type { AddressInfo } from "node:net";
+import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiKeyRecord, identifyCaller, requireCredential } from "../auth/credentials.js";
+import type { EngineError } from "../errors.js";
+import { createMemoryRateLimiter } from "./memory.js";
+import { rateLimit } from "./middleware.js";
+import { limitsFor } from "./plans.js";
+
+const policy = rateLimitPolicy(loadBundledSpec().spec);
+const anonymous = policy.plans[policy.anonymousPlan] as { perMinute: number };
+
+const T0 = Date.UTC(2026, 0, 1, 12, 0, 30);
+const limiter = createMemoryRateLimiter({ ban: { threshold: 1, seconds: 30 } });
+const keys: Record<string, ApiKeyRecord> = {
+  tiny: {
+    id: "k-tiny",
+    name: "tiny",
+    plan: policy.planNames[0] as string,
+    perMinute: 2,
+    perDay: 50,
+    createdAt: "2026-01-01T00:00:00Z",
+    revokedAt: null,
+  },
+};
+const app = express()
+  .set("trust proxy", 1)
+  .use(identifyCaller(async (token) => keys[token] ?? null) as RequestHandler)
+  .use(
+    rateLimit({
+      limiter,
+      clock: () => T0,
+      limitsFor: limitsFor(policy),
+      counted: () => true,
+    }) as RequestHandler,
+  )
+  .use(requireCredential({ realm: "test", required: () => true }) as RequestHandler)
+  .get("/ok", (_req, res) => {
+    res.json({ ok: true });
+  })
+  .use((err: EngineError, _req: Request, res: Response, _next: NextFunction) => {
+    res.set(err.headers).status(err.status).json({ code: err.code, status: err.status });
+  });
+const server = app.listen(0, "127.0.0.1");
+let base = "";
+beforeAll(async () => {
+  if (!server.listening) await new Promise((resolve) => server.once("listening", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await limiter.close();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const call = (headers: Record<string, string>) => fetch(`${base}/ok`, { headers });
+const rateHeaders = (res: globalThis.Response) =>
+  ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"].map((h) =>
+    res.headers.get(h),
+  );
+
+describe("the rate-limit step", () => {
+  it("sets the headers on success and refusal, bans a key, and keys by key id", async () => {
+    const auth = { authorization: "Bearer tiny" };
+    const responses = [];
+    for (let i = 0; i < 4; i++) responses.push(await call(auth));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 429, 429]);
+    const minuteEnd = String(Date.UTC(2026, 0, 1, 12, 1) / 1000);
+    const banEnd = String(T0 / 1000 + 30);
+    expect(responses.map(rateHeaders)).toEqual([
+      ["2", "1", minuteEnd, null],
+      ["2", "0", minuteEnd, null],
+      ["2", "0", minuteEnd, "30"],
+      ["2", "0", banEnd, "30"],
+    ]);
+    expect(await responses[2]?.json()).toEqual({ code: "rate_limited", status: 429 });
+    expect(await responses[3]?.json()).toEqual({ code: "api_key_banned", status: 429 });
+  });
+
+  it("counts callers without a valid key per address, on the anonymous plan, never banning them", async () => {
+    const from = (ip: string, extra: Record<string, string> = {}) =>
+      call({ "x-forwarded-for": ip, ...extra });
+    const first = await from("198.51.100.1");
+    expect(first.status).toBe(401);
+    const limit = anonymous.perMinute;
+    expect(rateHeaders(first).slice(0, 2)).toEqual([String(limit), String(limit - 1)]);
+    expect(rateHeaders(await from("198.51.100.1", { authorization: "Bearer nope" }))[1]).toBe(
+      String(limit - 2),
+    );
+    expect(rateHeaders(await from("198.51.100.2"))[1]).toBe(String(limit - 1));
+    // Past the limit and past the ban threshold: limited, never banned.
+    for (let i = 0; i < limit + 10; i++) await from("198.51.100.3");
+    const limited = await from("198.51.100.3");
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ code: "rate_limited", status: 429 });
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The last step of an operation's lifecycle: calls its handler and writes the answer. Without
+ * response validation (production) the body is written by the serializer compiled for its
+ * documented response; with it, the answer's status, required headers and body are checked
+ * against the contract first (a violation is a bug: logged, answered 500) and the body is written
+ * with JSON.stringify. Either way the bytes on the wire are the same (tested).
+ */
+import type { Response } from "express";
+import type { Caller, CallerLocals } from "../auth/credentials.js";
+import { step } from "../lifecycle/lifecycle.js";
+import type { RequestLocals } from "../request-context/request-context.js";
+import type { CompiledAnswers } from "./answers.js";
+
+/** A handler as the engine calls it; the application's typed handlers are these at run time. */
+export type AnyHandler = (request: {
+  query: unknown;
+  params: unknown;
+  body: unknown;
+  caller: Caller;
+  apiKey: unknown;
+  requestId: string;
+  reply: typeof reply;
+}) => Promise<unknown>;
+
+/** What a handler's `reply` builds. */
+interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string> | undefined;
+}
+
+/** The runtime side of `reply`: the types did the checking. */
+const reply = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({
+  status,
+  body,
+  headers,
+});
+
+/** What the handle step reads of the operation. */
+export interface HandledOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  answers: CompiledAnswers;
+  /** Undefined when the application has none (reported at start): a 500. */
+  handler: AnyHandler | undefined;
+}
+
+/** An answer that breaks the contract (development and tests): logged, answered with 500. */
+export class ResponseContractError extends Error {
+  constructor(readonly violations: string[]) {
+    super(`the response breaks the contract: ${violations.join("; ")}`);
+    this.name = "ResponseContractError";
+  }
+}
+
+/**
+ * Sets a handler's headers. A `Link` already set (a deprecated operation's successor link) is
+ * kept and the handler's links are added to it: RFC 8288 lets one field carry several links, and
+ * a page of a deprecated list needs both its `next` and its `successor-version`.
+ */
+function setHandlerHeaders(res: Response, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const before = name.toLowerCase() === "link" ? res.getHeader(name) : undefined;
+    res.setHeader(name, before === undefined ? value : `${String(before)}, ${value}`);
+  }
+}
+
+/** Writes `text` as the JSON answer with `status` and the handler's own headers. */
+function send(res: Response, { status, headers }: Reply, text: string, headersSet: boolean): void {
+  res.statusCode = status;
+  if (headers && !headersSet) setHandlerHeaders(res, headers);
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
+  res.end(text);
+}
+
+/** Runs the operation's handler and answers; `checked` when responses are validated. */
+export function handle(options: { checked: boolean }) {
+  const { checked } = options;
+  return step<{ operation: HandledOperation } & CallerLocals & RequestLocals>(
+    async function handle(req, res, next) {
+      const { operation, caller, requestId } = res.locals;
+      const handler = operation.handler;
+      if (handler === undefined) {
+        next(new Error(`no handler for ${operation.operationId}: add it to the handler table`));
+        return;
+      }
+      const result = (await handler({
+        query: req.query,
+        // Decoded, coerced to their schema types and defaulted by the validation step.
+        params: req.params,
+        body: req.body,
+        caller,
+        apiKey: caller.kind === "key" ? caller.key : undefined,
+        requestId,
+        reply,
+      })) as Reply;
+      if (!checked) {
+        const serialize = operation.answers.forStatus(result.status)?.serialize;
+        const text = serialize ? serialize(result.body) : (JSON.stringify(result.body) ?? "");
+        send(res, result, text, false);
+        return;
+      }
+      if (result.headers) setHandlerHeaders(res, result.headers);
+      const violations = operation.answers.violations(
+        result.status,
+        (name) => res.getHeader(name),
+        result.body,
+      );
+      if (violations.length > 0) {
+        next(new ResponseContractError(violations));
+        return;
+      }
+      send(res, result, JSON.stringify(result.body) ?? "", true);
+    },
+  );
+}

@@ -1,0 +1,80 @@
+/**
+ * The router: the first step under the base path. It resolves the request to an operation of
+ * the contract once, before any credential or body is read, puts that operation's compiled
+ * object on `res.locals.operation` and its path values on `req.params` (as sent, percent-encoded:
+ * validation decodes them), and hands the request to one of three lifecycles:
+ *
+ * - `operation`: a method the path declares (HEAD runs the path's GET);
+ * - `options`: OPTIONS on a path that does not declare it itself (answered 204 with `Allow`);
+ * - `unmatched`: an unknown path (404) or a method the path lacks (405 with `Allow`). The error
+ *   is set on `res.locals.unmatched`, not raised: the credential check and rate limiting still
+ *   come first, as the contract's precedence requires (a keyless request to an unknown path
+ *   gets 401, counted).
+ */
+import type { NextFunction, Request, Response } from "express";
+import type { RoutedOperation } from "../contract/contract.js";
+import { type EngineError, engineErrors } from "../errors.js";
+import type { Branch } from "../lifecycle/lifecycle.js";
+import type { PathEntry } from "./table.js";
+
+/** What the router sets for the `operation` lifecycle. */
+export interface Routed<Op> {
+  /** The operation's compiled object (operations.ts): everything later steps need of it. */
+  operation: Op;
+}
+
+/** What the router sets for the `options` lifecycle. */
+export interface Preflight {
+  /** `Allow` of the path an OPTIONS request asked about. */
+  allow: string;
+}
+
+/** What the router sets for the `unmatched` lifecycle. */
+export interface Unmatched {
+  /** The 404 or 405 to answer once the caller is identified and counted. */
+  unmatched: EngineError;
+}
+
+/** The lifecycles the router hands requests to; `Before` is what was set before the router. */
+export interface RouterBranches<Op, Before extends object> {
+  operation: Branch<Before & Routed<Op>>;
+  options: Branch<Before & Preflight>;
+  unmatched: Branch<Before & Unmatched>;
+}
+
+/** The router over `table` (mounted on the base path, after steps that set `Before`). */
+export function router<Op extends RoutedOperation, Before extends object>(
+  table: PathEntry<Op>[],
+  branches: RouterBranches<Op, Before>,
+) {
+  return function route(req: Request, res: Response, next: NextFunction): void {
+    const path = req.path;
+    for (const entry of table) {
+      const match = entry.pattern.exec(path);
+      if (match === null) continue;
+      const operation = entry.byMethod.get(req.method);
+      if (operation !== undefined) {
+        const { names } = operation;
+        if (names.length > 0) {
+          const params: Record<string, string> = {};
+          for (let i = 0; i < names.length; i++) params[names[i] as string] = match[i + 1] ?? "";
+          req.params = params;
+        }
+        (res.locals as Routed<Op>).operation = operation;
+        branches.operation(req, res, next);
+      } else if (req.method === "OPTIONS") {
+        (res.locals as Preflight).allow = entry.allow;
+        branches.options(req, res, next);
+      } else {
+        (res.locals as Unmatched).unmatched = engineErrors.methodNotAllowed(
+          req.method,
+          entry.allow,
+        );
+        branches.unmatched(req, res, next);
+      }
+      return;
+    }
+    (res.locals as Unmatched).unmatched = engineErrors.noSuchPath(req.baseUrl + path);
+    branches.unmatched(req, res, next);
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * startEngine: the start-up sequence for any application, and a graceful close.
+ *
+ *   environment → config → contract → compiled operations → store (opened, migrated)
+ *   → `beforeListen` (the application's own preparation, such as a first key)
+ *   → rate limiter → app → HTTP server → warm-up (an app of its own) → listen
+ *
+ * Anything that fails before listening closes what was opened and rejects with a message that
+ * names the cause (a bad variable, a spec it cannot serve, a database it cannot open).
+ */
+import type { LoadedSpec, PlanLimits } from "@animal-store/openapi";
+import type { Logger } from "pino";
+import { assembleApiApp } from "./api-app.js";
+import type { Application, EngineStore } from "./application.js";
+import { issueApiKey, type NewKeyOptions } from "./auth/api-keys.js";
+import { type AppConfig, loadConfig } from "./config.js";
+import { type Contract, compileContract } from "./contract/contract.js";
+import { baseUrl, closeGracefully, createHttpServer, listen } from "./http-server/http-server.js";
+import { createLogger } from "./logger.js";
+import { compileOperations, withHandlers } from "./operations.js";
+import { createRateLimiter, type RateLimiter } from "./rate-limit/index.js";
+import { warmUp } from "./warm-up/warm-up.js";
+
+/** What a caller may set besides the environment (the application's entry point, tests, gates). */
+export interface StartOptions<S extends EngineStore = EngineStore> {
+  /** Milliseconds since the epoch for rate-limit windows and sunsets; default Date.now. */
+  clock?: () => number;
+  /** Another bundled contract to serve (a scratch copy, a released one); default the application's. */
+  spec?: LoadedSpec;
+  /** Runs once the store is open and migrated, before the server listens (a first key, say). */
+  beforeListen?: (opened: { store: S; contract: Contract; config: AppConfig }) => Promise<void>;
+  /**
+   * Wraps the store the handlers get (tests plant faults there); API keys and readiness keep
+   * using the store itself.
+   */
+  handlerStore?: (store: S) => S;
+}
+
+/** A listening server. */
+export interface RunningServer<S> {
+  /** Base address, e.g. http://127.0.0.1:41234 (the API is under `${url}${contract.basePath}`). */
+  url: string;
+  /** Creates an API key in this server's store and returns the plaintext key. */
+  createKey(opts: NewKeyOptions): Promise<string>;
+  /** Graceful: stop accepting, finish in-flight requests, close the store and the limiter. */
+  close(): Promise<void>;
+  config: AppConfig;
+  contract: Contract;
+  store: S;
+  logger: Logger;
+}
+
+/** Starts `application` on `env`; resolves once warmed up and listening. */
+export async function startEngine<S extends EngineStore>(
+  application: Application<S>,
+  env: Record<string, string | undefined>,
+  options: StartOptions<S> = {},
+): Promise<RunningServer<S>> {
+  const config = loadConfig(env, application.names);
+  const contract = compileContract(options.spec ?? application.spec);
+  const logger = createLogger(config, application.names.service);
+  const clock = options.clock ?? Date.now;
+  const compiled = await compileOperations(contract, {
+    validateResponses: config.validateResponses,
+  });
+  const store = await application.openStore(config.database);
+  let limiter: RateLimiter | undefined;
+  let server: ReturnType<typeof createHttpServer>;
+  try {
+    await options.beforeListen?.({ store, contract, config });
+    limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
+    const handlers = application.handlers(options.handlerStore?.(store) ?? store, contract);
+    const app = assembleApiApp({
+      contract,
+      operations: withHandlers(compiled, handlers, logger),
+      keyStore: store,
+      limiter,
+      clock,
+      config,
+      logger,
+    });
+    server = createHttpServer(app, {
+      config,
+      limiter,
+      clock,
+      anonymousLimits: contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits,
+    });
+    await warmUp(application, { contract, operations: compiled, config, clock });
+    await listen(server, config.port, config.host);
+  } catch (err) {
+    await Promise.allSettled([store.close(), limiter?.close()]);
+    throw err;
+  }
+  const url = baseUrl(server, config.host);
+  logger.info({ url, engine: store.engine }, "listening");
+  // Shown at once, not with the next batch of lines.
+  logger.flush();
+  const running = limiter;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    config,
+    contract,
+    store,
+    logger,
+    createKey: async (opts) => (await issueApiKey(store, contract.rateLimit, opts)).key,
+    close() {
+      closing ??= (async () => {
+        await closeGracefully(server, config.shutdownTimeoutMs);
+        await Promise.allSettled([store.close(), running.close()]);
+        logger.info("closed");
+        logger.flush();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The embedded SQLite database (libsql, better-sqlite3 compatible). WAL with synchronous=FULL: a
+ * commit is on disk before its answer leaves, so an acknowledged write survives a crash.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  Kysely,
+  type SqliteDatabase as KyselySqlite,
+  SqliteDialect,
+  type SqliteStatement,
+} from "kysely";
+import Database from "libsql";
+import { StoreUnavailableError } from "../errors.js";
+import type { ErrorClassifier } from "./classify.js";
+import { type MigrationList, migrateToLatest } from "./migrate.js";
+
+// Errors that mean the file cannot be used right now (locked, disk, permissions), not a bug.
+const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|PROTOCOL|NOTADB|CORRUPT)/;
+const MAX_CACHED_STATEMENTS = 200;
+
+/** SQLite's outage errors become StoreUnavailableError (503). */
+export const classifySqliteError: ErrorClassifier = (err) => {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && UNAVAILABLE.test(code)) {
+    return new StoreUnavailableError(`SQLite unavailable (${code})`, { cause: err });
+  }
+  return err;
+};
+
+/**
+ * Kysely prepares every query anew; a store's queries are a small fixed set, so each SQL text is
+ * prepared once and its statement reused (the single connection runs one at a time).
+ */
+function withStatementCache(db: Database.Database): KyselySqlite {
+  const statements = new Map<string, SqliteStatement>();
+  return {
+    close: () => db.close(),
+    prepare(text: string): SqliteStatement {
+      let statement = statements.get(text);
+      if (!statement) {
+        statement = db.prepare(text) as unknown as SqliteStatement;
+        if (statements.size < MAX_CACHED_STATEMENTS) statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+/** An open, migrated SQLite database: Kysely on top, the raw connection for what Kysely cannot do. */
+export interface OpenSqlite<DB> {
+  db: Kysely<DB>;
+  raw: Database.Database;
+}
+
+/** Opens (creating when needed) and migrates the SQLite file at `path` (":memory:" allowed). */
+export async function openSqliteDatabase<DB>(
+  path: string,
+  migrations: MigrationList,
+): Promise<OpenSqlite<DB>> {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  let raw: Database.Database;
+  try {
+    raw = new Database(path);
+    raw.exec("PRAGMA journal_mode = WAL");
+    raw.exec("PRAGMA synchronous = FULL");
+    // Another process (the keys CLI) may hold the write lock for a moment.
+    raw.exec("PRAGMA busy_timeout = 5000");
+  } catch (err) {
+    throw new Error(`cannot open the SQLite database at ${path}: ${(err as Error).message}`);
+  }
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  try {
+    await migrateToLatest(db as Kysely<unknown>, migrations("sqlite"));
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return { db, raw };
+}

@@ -1,0 +1,75 @@
+import type { NextFunction, Request } from "express";
+import { describe, expect, it } from "vitest";
+import { EngineError } from "../errors.js";
+import type { RequestValidator } from "./request-validation.js";
+import { validateRequest } from "./validate.js";
+
+/** Runs the step on a request with `params` (as the router left them) whose validator coerces as `coerce` does. */
+function run(
+  query: Record<string, unknown>,
+  params: Record<string, unknown> = {},
+  coerce: (req: Request) => void = () => {},
+): { passed: unknown; params: Record<string, unknown> } {
+  let passed: unknown = "not called";
+  const req = { query, params } as unknown as Request;
+  const validate: RequestValidator = (r) => coerce(r);
+  validateRequest(
+    req,
+    { locals: { operation: { names: Object.keys(params), validateRequest: validate } } } as never,
+    ((err?: unknown) => {
+      passed = err;
+    }) as NextFunction,
+  );
+  return { passed, params: req.params };
+}
+
+describe("the validation step", () => {
+  it("decodes the router's path values before the validator sees them", () => {
+    let seen: unknown;
+    const { passed, params } = run({}, { name: "caf%C3%A9%2Fx" }, (req) => {
+      seen = req.params.name;
+    });
+    expect(passed).toBeUndefined();
+    expect(seen).toBe("café/x");
+    expect(params).toEqual({ name: "café/x" });
+  });
+
+  it("refuses a malformed escape with 400, before the validator runs", () => {
+    let ran = false;
+    const { passed } = run({}, { petId: "%FF" }, () => {
+      ran = true;
+    });
+    expect(passed).toMatchObject({ status: 400, code: "validation_failed" });
+    expect((passed as Error).message).toBe("path/petId is not a valid percent-encoded value");
+    expect(ran).toBe(false);
+  });
+
+  it("converts the validator's own error to the engine's", () => {
+    const failure = Object.assign(new Error("request/query/limit must be >= 1"), {
+      status: 400,
+      errors: [{ path: "/query/limit", message: "must be >= 1" }],
+    });
+    const { passed } = run({ limit: 0 }, {}, () => {
+      throw failure;
+    });
+    expect(passed).toBeInstanceOf(EngineError);
+    expect(passed).toMatchObject({ status: 400, message: "query/limit must be >= 1" });
+  });
+
+  it("lets finite numbers and strings through", () => {
+    expect(run({ limit: 5, status: "sold" }, { petId: "9007199254740991" }).passed).toBeUndefined();
+  });
+
+  it("refuses ±Infinity and NaN the validator let through, in the query or the path", () => {
+    for (const [query, coerced, where] of [
+      [{ limit: Number.POSITIVE_INFINITY }, {}, "query/limit"],
+      [{ limit: Number.NEGATIVE_INFINITY }, {}, "query/limit"],
+      [{}, { petId: Number.NaN }, "path/petId"],
+    ] as const) {
+      const { passed } = run(query, { petId: "1" }, (req) => Object.assign(req.params, coerced));
+      expect(passed).toBeInstanceOf(EngineError);
+      expect(passed).toMatchObject({ status: 400, code: "validation_failed" });
+      expect((passed as Error).message).toContain(where);
+    }
+  });
+});

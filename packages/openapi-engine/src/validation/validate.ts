@@ -1,0 +1,43 @@
+/**
+ * The validation step: decodes the path values the router captured (400 for a bad escape), runs
+ * the operation's compiled request validator (400 naming each failure; parameters are coerced to
+ * their schema types and defaults filled in, in place, so handlers get them once), and refuses a
+ * number parameter that is not finite. The validator's errors become the engine's here.
+ */
+import { engineErrors } from "../errors.js";
+import { step } from "../lifecycle/lifecycle.js";
+import { firstNonFinite } from "./finite-numbers.js";
+import type { RequestValidator } from "./request-validation.js";
+import { fromValidator } from "./validator-errors.js";
+
+/** What the validation step reads: the operation's path parameter names and its validator. */
+export interface ValidationNeeds {
+  operation: { names: string[]; validateRequest: RequestValidator };
+}
+
+/** Validates the request against its operation; the handler then reads what it leaves. */
+export const validateRequest = step<ValidationNeeds>(function validateRequest(req, res, next) {
+  const { operation } = res.locals;
+  const params = req.params as Record<string, unknown>;
+  for (const name of operation.names) {
+    try {
+      params[name] = decodeURIComponent(params[name] as string);
+    } catch {
+      next(engineErrors.badPathEscape(name));
+      return;
+    }
+  }
+  try {
+    operation.validateRequest(req, res);
+  } catch (err) {
+    next(fromValidator(err));
+    return;
+  }
+  const inQuery = firstNonFinite(req.query as Record<string, unknown>);
+  const inPath = inQuery ?? firstNonFinite(params);
+  if (inPath !== undefined) {
+    next(engineErrors.nonFiniteNumber(inQuery === undefined ? "path" : "query", inPath));
+    return;
+  }
+  next();
+});

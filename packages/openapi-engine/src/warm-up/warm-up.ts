@@ -1,0 +1,115 @@
+/**
+ * Warm-up, before the real port opens: one request per operation of the contract, built from its
+ * examples, through an app of its own on a private loopback port, so that no client pays for what
+ * V8 compiles on first use. That app shares the real one's compiled operations (validators and
+ * serializers) and is built by the same factory, but runs on a scratch store of the application,
+ * an in-process limiter and a one-off key, and logs nothing: the real app has no warm-up check on
+ * its request path, and nothing warm-up does reaches the real store or the shared counters.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type RequestListener, type ServerOptions } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type ExampleRequest, exampleRequest } from "@animal-store/openapi";
+import { pino } from "pino";
+import { assembleApiApp } from "../api-app.js";
+import type { Application, EngineStore } from "../application.js";
+import type { ApiKeyRecord } from "../auth/credentials.js";
+import type { AppConfig } from "../config.js";
+import type { Contract } from "../contract/contract.js";
+import { expressMessageClasses } from "../http-server/express-messages.js";
+import { type CompiledOperation, withHandlers } from "../operations.js";
+import { createMemoryRateLimiter } from "../rate-limit/index.js";
+
+/** What warm-up builds its app from: the real app's contract, operations, config and clock. */
+export interface WarmUpInput {
+  contract: Contract;
+  /** Compiled, without handlers: warm-up binds its own, over its scratch store. */
+  operations: CompiledOperation[];
+  config: AppConfig;
+  clock: () => number;
+}
+
+/** A key record valid only in the warm-up's app; never written to any store. */
+function warmUpRecord(contract: Contract): ApiKeyRecord {
+  return {
+    id: "warm-up",
+    name: "warm-up",
+    plan: contract.rateLimit.planNames[0] as string,
+    // Limits it cannot reach: warm-up sends one request per operation.
+    perMinute: Number.MAX_SAFE_INTEGER,
+    perDay: Number.MAX_SAFE_INTEGER,
+    createdAt: new Date().toISOString(),
+    revokedAt: null,
+  };
+}
+
+/** Warms up `application`'s code paths on an app of its own; throws when an operation answers 500. */
+export async function warmUp<S extends EngineStore>(
+  application: Application<S>,
+  input: WarmUpInput,
+): Promise<void> {
+  const { contract } = input;
+  const store = await application.openScratchStore();
+  const limiter = createMemoryRateLimiter({ ban: contract.rateLimit.ban });
+  try {
+    const logger = pino({ level: "silent" });
+    const key = `warmup_${randomBytes(24).toString("base64url")}`;
+    const record = warmUpRecord(contract);
+    const operations = withHandlers(
+      input.operations,
+      application.handlers(store, contract),
+      logger,
+    );
+    const app = assembleApiApp({
+      contract,
+      operations,
+      keyStore: store,
+      limiter,
+      clock: input.clock,
+      config: input.config,
+      logger,
+      keyLookup: (presented) => (presented === key ? record : null),
+    });
+    // An operation without a handler (reported at start) would only answer 500.
+    const requests = operations
+      .filter((op) => op.handler !== undefined)
+      .map((op) => exampleRequest(contract.spec, contract.basePath, op));
+    // Requests and responses built as the real server builds them.
+    await sendRequests(app as RequestListener, requests, key, expressMessageClasses(app));
+  } finally {
+    await Promise.allSettled([limiter.close(), store.close()]);
+  }
+}
+
+/** Sends `requests` to `app` on a loopback port with the given bearer key; throws on a 500 answer. */
+export async function sendRequests(
+  app: RequestListener,
+  requests: ExampleRequest[],
+  bearerKey: string,
+  options: ServerOptions = {},
+): Promise<void> {
+  const server = createServer(options, app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    for (const request of requests) {
+      const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
+        method: request.method,
+        headers: { ...request.headers, authorization: `Bearer ${bearerKey}` },
+        body: request.body,
+      });
+      const text = await response.text();
+      // A server that cannot answer its own warm-up (validators that failed to build, an
+      // operation whose handler throws) must not open its port. 503 is not such a failure: a
+      // store that is down at start is answered with 503 until it is back (reliability-tests).
+      if (response.status === 500) {
+        throw new Error(
+          `warm-up ${request.operationId} (${request.method} ${request.path}) answered 500: ${text.slice(0, 300)}`,
+        );
+      }
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}

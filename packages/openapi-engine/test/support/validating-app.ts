@@ -1,0 +1,63 @@
+/**
+ * An app that routes a spec's operations and runs each request through the validation step, and
+ * then `last`: the validation tests' harness (on the bundled spec, and on a spec with every
+ * parameter style against the validator's stock middleware).
+ */
+import type { AddressInfo } from "node:net";
+import { basePathOf, type OpenApiDocument } from "@animal-store/openapi";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import { routedOperations } from "../../src/contract/contract.js";
+import { Lifecycle, step } from "../../src/lifecycle/lifecycle.js";
+import { router } from "../../src/routing/router.js";
+import { buildRouteTable } from "../../src/routing/table.js";
+import { compileValidators, type OperationValidators } from "../../src/validation/compile.js";
+import { validateRequest } from "../../src/validation/validate.js";
+
+/** A listening validating app: its API base, the requests each path took, and its close. */
+export interface ValidatingApp {
+  base: string;
+  taken: { direct: number; stock: number };
+  close(): void;
+}
+
+/** Listens on a free port; every request of an operation of `spec` is validated, then `last`. */
+export async function validatingApp(
+  spec: OpenApiDocument,
+  last: RequestHandler,
+  onError: ErrorRequestHandler,
+): Promise<ValidatingApp> {
+  const basePath = basePathOf(spec);
+  const routed = routedOperations(spec);
+  const { validators, taken } = await compileValidators(
+    { spec, basePath, operations: routed },
+    { validateResponses: false },
+  );
+  const operations = routed.map((op, i) => ({ ...op, ...(validators[i] as OperationValidators) }));
+  const refuse = step((_req, res) => {
+    res.status(404).json({ code: "not_found" });
+  });
+  const answer = step((req, res, next) => {
+    last(req, res, next);
+  });
+  const app = express();
+  app.use(
+    basePath,
+    express.json(),
+    router<(typeof operations)[number], object>(buildRouteTable(operations), {
+      operation: Lifecycle.after<{ operation: (typeof operations)[number] }>()
+        .use(validateRequest)
+        .use(answer)
+        .handler(),
+      options: Lifecycle.after().use(refuse).handler(),
+      unmatched: Lifecycle.after().use(refuse).handler(),
+    }),
+  );
+  app.use(onError);
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}${basePath}`,
+    taken,
+    close: () => server.close(),
+  };
+}
