@@ -128,7 +128,8 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // Everything outside the API carries the rate-limit headers too: an unknown path or version is
   // counted like any request, the ops routes and OPTIONS only read the caller's window. After the
   // API, so API requests never walk the ops routes (none of them is under it).
-  app.use(Lifecycle.after().use(identify).use(counting(countedOutsideApi(outsideApi))).handler());
+  const countOutsideApi = counting(countedOutsideApi(outsideApi));
+  app.use(Lifecycle.after().use(identify).use(countOutsideApi).handler());
   app.use(
     opsRoutes({
       specText: contract.text,

@@ -18,8 +18,8 @@ import { type AppConfig, loadConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { baseUrl, closeGracefully, createHttpServer, listen } from "./http-server/http-server.js";
 import { createLogger } from "./logger.js";
-import type { OpsRoute } from "./ops-routes/ops-routes.js";
 import { compileOperations, withHandlers } from "./operations.js";
+import type { OpsRoute } from "./ops-routes/ops-routes.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limit/index.js";
 import { warmUp } from "./warm-up/warm-up.js";
 
