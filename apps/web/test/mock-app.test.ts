@@ -3,7 +3,7 @@
 // deprecation notice, the rate-limit meter, the 429 countdown (forced with Prefer: code=429) and
 // the 401 screen. What the page shows is compared with the spec's examples.
 import type { ApiErrorBody, Pet } from "@animal-store/client";
-import { startMock } from "@animal-store/mock/src/mock-server.mjs";
+import { startPrismMock } from "@animal-store/mock/src/mock-server.mjs";
 import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
 import type { Browser } from "playwright-core";
@@ -25,7 +25,7 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
   const pets = firstExample<Pet[]>("/pets", "get", "200");
 
   beforeAll(async () => {
-    mock = await startMock({ host: "127.0.0.1", port: 0, dynamic: false, logLevel: "silent" });
+    mock = await startPrismMock({ host: "127.0.0.1", port: 0, dynamic: false, logLevel: "silent" });
     app = await serveBuiltApp(await builtApp(), () => mock.url);
     browser = await launchChromium(chromium.available ? chromium.url : "");
     web = await openApp(browser, { appUrl: app.url, apiUrl: mock.url });
