@@ -93,6 +93,22 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
     expect(await web.page.locator(".field.invalid").count()).toBe(0);
   });
 
+  it('{"name":"Bella"}: Prism\'s canned 400 names another field, so none is marked, a general message shows', async () => {
+    await web.page.getByLabel("Name").fill("Bella");
+    await web.page.getByLabel("Category id").fill("");
+    await web.page.getByRole("button", { name: "Add animal" }).click();
+    const canned = fieldErrorOf(firstExample<ApiErrorBody>("/pets", "post", "400"));
+    // The first example Prism answers with names a field, and not Category id.
+    expect(canned?.field).not.toBe("categoryId");
+    await web.page.getByText("the answer does not say which field is wrong").waitFor();
+    expect(await web.page.locator(".field.invalid").count()).toBe(0);
+    await web.shot("mock-3b-unnamed-field");
+    await web.page.getByLabel("Category id").fill("1");
+    await web.page.getByRole("button", { name: "Add animal" }).click();
+    const created = firstExample<Pet>("/pets", "post", "201");
+    await web.page.getByText(`Added ${created.name} as #${created.id}.`).waitFor();
+  });
+
   it("opens one pet, with getPet's deprecation notice from onDeprecation", async () => {
     const pet = firstExample<Pet>("/pets/{petId}", "get", "200");
     await web.page.locator(".pet-row").first().click();

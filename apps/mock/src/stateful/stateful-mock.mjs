@@ -96,11 +96,16 @@ export async function startStatefulMock(options) {
     beforeListen: async ({ store, contract }) => {
       const plan = options.plan ?? contract.rateLimit.anonymousPlan;
       const limits = { perMinute: options.perMinute, perDay: options.perDay };
-      ({ record: template } = await issueApiKey(store, contract.rateLimit, {
-        plan,
-        name: "mock",
-        ...limits,
-      }));
+      try {
+        ({ record: template } = await issueApiKey(store, contract.rateLimit, {
+          plan,
+          name: "mock",
+          ...limits,
+        }));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`${reason} (--plan, --per-minute, --per-day)`);
+      }
       lookup = anyWellFormedKey(template);
     },
     // Asked only once the server listens, after beforeListen.
