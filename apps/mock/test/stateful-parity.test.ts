@@ -2,6 +2,7 @@
 // file): the same status, `Error` body and challenge for bad input and bad credentials; any
 // well-formed key accepted and counted in windows of its own on the chosen plan (default the
 // spec's anonymous plan), with the server's X-RateLimit-* and 429, then its ban.
+import { connect } from "node:net";
 import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
 import { animalStore, type Store } from "@animal-store/server";
 import {
@@ -47,6 +48,20 @@ const REFUSED: [string, string, RequestInit][] = [
   ["an unknown path", "/nope", {}],
   ["a method the path lacks", "/pets", { method: "DELETE" }],
 ];
+
+/** What comes back on a raw connection to `origin` for `bytes`, until the server closes it. */
+function rawExchange(origin: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    socket.setEncoding("utf8");
+    socket.setTimeout(5000, () => socket.destroy(new Error("no answer within 5 s")));
+    socket.on("data", (chunk: string) => (text += chunk));
+    socket.on("close", () => resolve(text));
+    socket.on("error", reject);
+  });
+}
 
 /** Status, body and the headers that say why, of one answer. */
 async function answer(response: Response) {
@@ -99,6 +114,20 @@ describe("pnpm mock --stateful answers as the server", () => {
     const [fromMock, fromServer] = await both("/pets", {}, auth);
     expect(fromServer?.status).toBe(401);
     expect(fromMock).toEqual(fromServer);
+  });
+
+  it("a request smuggling attempt (Content-Length with Transfer-Encoding): the server's connection-level answer", async () => {
+    const smuggled =
+      "POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
+    const [fromMock, fromServer] = await Promise.all(
+      [mock.origin, server.url].map((origin) => rawExchange(origin, smuggled)),
+    );
+    const statusAndBody = (text = "") => [
+      text.split("\r\n")[0],
+      text.slice(text.indexOf("\r\n\r\n") + 4),
+    ];
+    expect(statusAndBody(fromServer)[0]).toMatch(/^HTTP\/1\.1 400/);
+    expect(statusAndBody(fromMock)).toEqual(statusAndBody(fromServer));
   });
 
   it("accepts any well-formed key", async () => {
