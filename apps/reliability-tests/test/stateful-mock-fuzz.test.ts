@@ -20,7 +20,7 @@ import { fuzzContract } from "../src/fuzz-contract.js";
 import { CoverageLedger } from "../src/fuzz-coverage.js";
 import type { FuzzRun } from "../src/fuzz-exchange.js";
 import { fuzzSettings } from "../src/fuzz-run.js";
-import { hostileCases } from "../src/hostile-requests.js";
+import { contractEdges, hostileCases } from "../src/hostile-requests.js";
 import { type RawResponse, send } from "../src/http-client.js";
 import type { OperationSpec } from "../src/spec.js";
 
@@ -91,10 +91,7 @@ function comparable(res: RawResponse) {
 }
 
 describe("hostile requests: the stateful mock answers as the server", () => {
-  const petName = (contract.doc.components.schemas as Record<string, { maxLength: number }>)
-    .PetName;
-  const edges = { bodyLimit: contract.bodyLimitBytes, nameMaxLength: petName?.maxLength ?? 0 };
-  for (const hostile of hostileCases(edges)) {
+  for (const hostile of hostileCases(contractEdges(contract))) {
     it(hostile.name, async () => {
       const as = (key: string) => ({
         ...hostile.request,
