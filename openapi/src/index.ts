@@ -1,9 +1,10 @@
 /**
  * @animal-store/openapi: the contract's one reader. Loading the bundle, the operation list (with
  * the one list of HTTP methods), `$ref` resolution, path templates, documented responses, the
- * security schemes, the documented error codes, example requests, the extensions that carry
- * behaviour and the statuses the server can send. The engine, the mock, the generators and the
- * tests all read the contract through these functions rather than walking it themselves.
+ * security schemes, the documented error codes, example requests, the stored resources the
+ * examples show, the extensions that carry behaviour and the statuses the server can send. The
+ * engine, the mock, the generators and the tests all read the contract through these functions
+ * rather than walking it themselves.
  */
 export {
   deref,
@@ -50,3 +51,4 @@ export {
   type ServerStatus,
   undeclaredStatuses,
 } from "./server-statuses.js";
+export { type StoredResource, storedResources } from "./stored-resources.js";

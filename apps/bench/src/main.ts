@@ -127,9 +127,7 @@ async function main(): Promise<void> {
       : skipped;
     const clientSize = wanted("client") ? await measure("client size", measureClientSize) : skipped;
     const mock = wanted("mock")
-      ? await measure("mock", () =>
-          runMockBench(root, { rounds: settings.rounds, load, scratchDir }),
-        )
+      ? await measure("mock", () => runMockBench({ rounds: settings.rounds, load, scratchDir }))
       : skipped;
     const dev = wanted("dev")
       ? await measure("pnpm dev", () => runDevBench(root, quick ? 1 : 3))

@@ -1,5 +1,7 @@
 /** Renders a run as the Markdown of bench/results/latest.md (quoted in apps/bench/README.md). */
+import type { MockFigures } from "./mock-bench.js";
 import type { BenchResults, Section } from "./results.js";
+import type { VariantFigures } from "./server-bench.js";
 
 const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString("en-US") : "n/a");
 const dec = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
@@ -14,6 +16,32 @@ function table(head: string[], rows: string[][]): string {
 
 function section<T>(title: string, s: Section<T>, render: (value: T) => string): string {
   return `### ${title}\n\n${s.ok ? render(s.value) : `Not measured: ${s.reason}`}\n`;
+}
+
+/**
+ * Each mock mode's start-to-ready and throughput per scenario, and the server's (variant (a), as
+ * shipped) in the same columns when the server section ran.
+ */
+function mockTable(m: MockFigures, server: VariantFigures | undefined): string {
+  const scenarios = m.modes[0]?.scenarios ?? [];
+  const cell = (f: { reqPerSec: number; p99Ms: number } | undefined) =>
+    f ? `${int(f.reqPerSec)} (${dec(f.p99Ms)})` : "n/a";
+  const rows = m.modes.map((mode) => [
+    mode.label,
+    int(mode.startMs),
+    ...scenarios.map((s) => cell(mode.scenarios.find((x) => x.id === s.id))),
+  ]);
+  if (server) {
+    rows.push([
+      "server (a), as shipped (`NODE_ENV=production`)",
+      int(server.startMs),
+      ...scenarios.map((s) => cell(server.scenarios[s.id])),
+    ]);
+  }
+  return table(
+    ["", "start to ready (ms)", ...scenarios.map((s) => `${s.label}: req/s (p99 ms)`)],
+    rows,
+  );
 }
 
 /** The machine line every published table carries. */
@@ -155,17 +183,8 @@ export function renderMarkdown(r: BenchResults): string {
       (d) =>
         `Median ${int(d.specEditToRestartMs)} ms over ${d.runs.length} edits (${d.runs.map(int).join(", ")} ms). ${d.note}`,
     ),
-    section("Mock (Prism, as `pnpm mock` launches it)", r.mock, (m) =>
-      table(
-        ["scenario", "req/s", "p50 ms", "p99 ms", "errors"],
-        m.scenarios.map((x) => [
-          x.label,
-          int(x.reqPerSec),
-          dec(x.p50Ms),
-          dec(x.p99Ms),
-          String(x.errors),
-        ]),
-      ),
+    section("Mock, both modes as `pnpm mock` launches them, beside the server", r.mock, (m) =>
+      mockTable(m, r.server.ok ? r.server.value.find((v) => v.id === "ours-sqlite") : undefined),
     ),
   ];
   return `${parts.join("\n")}\n`;

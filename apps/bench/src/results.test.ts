@@ -109,10 +109,54 @@ describe("evaluateTargets", () => {
     const dev = targets.find((t) => t.label.startsWith("spec edit"));
     expect(dev).toMatchObject({ met: null, actual: "not measured" });
     const noServer = evaluateTargets({ ...base, server: { ok: false, reason: "x" } });
-    expect(noServer.filter((t) => t.met === null)).toHaveLength(7);
+    // The server's six, and the two sections the base leaves out (pnpm dev, the mock).
+    expect(noServer.filter((t) => t.met === null)).toHaveLength(8);
     const noPaging = evaluateTargets({ ...base, paging: { ok: false, reason: "x" } });
     const pagingTargets = noPaging.filter((t) => /^(page 50|a list on)/.test(t.label));
     expect(pagingTargets.map((t) => t.met)).toEqual([null, null]);
+  });
+});
+
+describe("the mock section", () => {
+  const mode = (id: "prism" | "stateful", startMs: number, reqPerSec: number) => ({
+    id,
+    label: id,
+    startMs,
+    scenarios: [
+      {
+        id: "list20" as const,
+        label: "list20",
+        reqPerSec,
+        p50Ms: 1,
+        p99Ms: 9,
+        errors: 0,
+        rounds: [],
+      },
+    ],
+  });
+  const withMock = (statefulStartMs: number) => ({
+    ...base,
+    mock: {
+      ok: true as const,
+      value: { modes: [mode("prism", 1500, 4000), mode("stateful", statefulStartMs, 3000)] },
+    },
+  });
+
+  it("judges the stateful mock's start to ready against 3 s", () => {
+    const met = (startMs: number) =>
+      evaluateTargets(withMock(startMs)).find((t) => t.label.startsWith("stateful mock"))?.met;
+    expect(met(900)).toBe(true);
+    expect(met(3100)).toBe(false);
+  });
+
+  it("tabulates both modes beside the server's figures", () => {
+    const results = withMock(900);
+    const markdown = renderMarkdown({ ...results, targets: evaluateTargets(results) });
+    expect(markdown).toContain("| prism | 1,500 | 4,000 (9.00) |");
+    expect(markdown).toContain("| stateful | 900 | 3,000 (9.00) |");
+    expect(markdown).toContain(
+      "| server (a), as shipped (`NODE_ENV=production`) | 400 | 5,000 (10.00) |",
+    );
   });
 });
 

@@ -7,6 +7,9 @@
 //   (c) an extra optional response property
 //   (d) an operation anyone may call (security: [])
 //   (e) getPet's sunset moved (x-sunset and the prose saying it; the bundle writes the headers)
+//   (f) the same edit and the Free plan at 30, followed by both mock modes (`pnpm mock --spec`
+//       on the edited bundle: Prism's headers, and the stateful mock's limits and sunset, its
+//       answers through `prism proxy --errors` on that bundle too)
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -27,6 +30,7 @@ import { runRedocly } from "../src/redocly-cli.js";
 import { stopAllChildren } from "./support/child-process.js";
 import { expectConforming } from "./support/conformance.js";
 import { exchange, type ScenarioRequest } from "./support/exchange.js";
+import { startMock } from "./support/mock.js";
 import { startPrismProxy } from "./support/prism.js";
 import { type GateServer, startGateServer } from "./support/servers.js";
 
@@ -40,8 +44,8 @@ afterAll(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The edited spec linted and bundled as `pnpm bundle` does, the server on it, Prism in front. */
-async function drill(name: string, ...edits: SpecEdit[]) {
+/** The edited spec linted and bundled as `pnpm bundle` does; resolves with the bundle's path. */
+async function editedBundle(name: string, ...edits: SpecEdit[]): Promise<string> {
   const dir = join(scratch, name);
   const spec = parse(source);
   for (const edit of edits) edit(spec);
@@ -55,18 +59,30 @@ async function drill(name: string, ...edits: SpecEdit[]) {
   const bundle = join(dir, "openapi.json");
   const bundled = await runRedocly(["bundle", yaml, "--config", config, "-o", bundle]);
   expect(bundled.exitCode, bundled.output).toBe(0);
-  const server = await startGateServer({}, { spec: readSpec(bundle) });
-  servers.push(server);
-  const prism = await startPrismProxy(server.apiUrl, true, bundle);
-  const call = async (operationId: string, status: number, request: ScenarioRequest) => {
+  return bundle;
+}
+
+/** Calls through `prism proxy --errors` on `bundle` in front of `apiUrl`; any violation fails. */
+async function conformingCalls(name: string, apiUrl: string, bundle: string) {
+  const prism = await startPrismProxy(apiUrl, true, bundle);
+  return async (operationId: string, status: number, request: ScenarioRequest) => {
     const found = await exchange(prism.url, `${name}: ${operationId}`, request);
     expectConforming(found, { operation: operationId, status });
     return found;
   };
-  return { server, call };
+}
+
+/** The edited spec bundled, the server on it, Prism in front. */
+async function drill(name: string, ...edits: SpecEdit[]) {
+  const bundle = await editedBundle(name, ...edits);
+  const server = await startGateServer({}, { spec: readSpec(bundle) });
+  servers.push(server);
+  return { server, call: await conformingCalls(name, server.apiUrl, bundle) };
 }
 
 const listPath = findOperation(parse(source), "listPets").path;
+const sunsetOf = (operationId: string) =>
+  new Date(`${findOperation(parse(source), operationId).op["x-sunset"]}T00:00:00Z`);
 
 describe("the spec-edit drill", () => {
   it.concurrent.each([
@@ -125,5 +141,32 @@ describe("the spec-edit drill", () => {
     const key = await server.server.createKey({ plan: "pro", name: "drill" });
     const answer = await call("getPet", 404, { path: `${listPath}/424242`, apiKey: key });
     expect(answer.headers.get("sunset")).toBe(new Date(`${sunset}T00:00:00Z`).toUTCString());
+  });
+
+  it.concurrent("(f) the sunset moved and the Free plan at 30: both mock modes follow the new bundle", async () => {
+    const sunset = "2031-06-01";
+    const bundle = await editedBundle(
+      "mocks",
+      moveSunset("getPet", sunset),
+      planPerMinute("free", 30),
+    );
+    const newSunset = new Date(`${sunset}T00:00:00Z`).toUTCString();
+    const prismMock = await startMock(["--spec", bundle]);
+    const canned = await fetch(`${prismMock.url}${listPath}/1`, {
+      headers: { Authorization: "Bearer any" },
+    });
+    expect(canned.headers.get("sunset")).toBe(newSunset);
+    // A day after the old sunset: the new one has not come, so getPet still answers. The free
+    // plan is the stateful mock's default (the spec's anonymous plan).
+    const now = new Date(sunsetOf("getPet").getTime() + 86_400_000).toISOString();
+    const stateful = await startMock(["--stateful", "--spec", bundle, "--now", now]);
+    const call = await conformingCalls("mocks", stateful.url, bundle);
+    const answer = await call("getPet", 200, { path: `${listPath}/1`, apiKey: "any" });
+    expect(answer.headers.get("sunset")).toBe(newSunset);
+    const first = await call("listPets", 200, { path: listPath, apiKey: "counted" });
+    expect(first.headers.get("x-ratelimit-limit")).toBe("30");
+    for (let i = 1; i < 30; i++) await call("listPets", 200, { path: listPath, apiKey: "counted" });
+    const refused = await call("listPets", 429, { path: listPath, apiKey: "counted" });
+    expect(refused.body).toMatchObject({ code: "rate_limited" });
   });
 });

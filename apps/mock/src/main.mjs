@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // @ts-check
-// `pnpm mock`: serves the contract's named examples (or generated data with --dynamic) under the
-// same `/v1/...` paths as the real server, until SIGINT or SIGTERM.
-import { startMock } from "./mock-server.mjs";
+// `pnpm mock`: serves the contract under the same `/v1/...` paths as the real server, until
+// SIGINT or SIGTERM: Prism on its named examples (or generated data with --dynamic), or, with
+// --stateful, the server's own engine and handlers over data in memory.
 import { parseMockCommand, USAGE } from "./options.mjs";
+import { startMock } from "./start.mjs";
 
 const command = parseMockCommand(process.argv.slice(2), process.env);
 if (command.kind === "help") {
@@ -16,7 +17,7 @@ if (command.kind === "error") {
 }
 
 const { options } = command;
-/** @type {import("./mock-server.mjs").RunningMock | undefined} */
+/** @type {import("./start.mjs").RunningMock | undefined} */
 let mock;
 let stopping = false;
 // Installed before the server starts so that a signal never finds the process without them.
@@ -41,6 +42,11 @@ try {
   process.exit(1);
 }
 
-const mode = options.dynamic ? "generated data" : "the spec's named examples";
-console.log(`Animal Store mock (Prism) serving ${mode} at ${mock.url}`);
-console.log(`Point the client's baseUrl at ${mock.url}; any bearer token is accepted.`);
+const mode = options.stateful ? "stateful" : "Prism";
+console.log(`Animal Store mock (${mode}) serving ${mock.description} at ${mock.url}`);
+if (options.stateful) {
+  console.log(`Point the client's baseUrl at ${mock.url}; any well-formed bearer key is accepted.`);
+  console.log(`Data lives in memory until it stops; POST ${mock.resetUrl} puts the seed back.`);
+} else {
+  console.log(`Point the client's baseUrl at ${mock.url}; any bearer token is accepted.`);
+}

@@ -15,25 +15,11 @@ export const BUNDLED_SPEC_PATH = createRequire(import.meta.url).resolve(
 );
 
 /**
- * @typedef {object} MockOptions
- * @property {string} host
- * @property {number} port 0 picks a free port
- * @property {boolean} dynamic generate data from the schemas instead of serving the named examples
- * @property {string} [seed] makes dynamic data repeatable
- * @property {keyof typeof import("./prism-log.mjs").LOG_LEVELS} logLevel Prism log lines below this level are not shown
- * @property {string} [specPath] defaults to the bundled contract
- * @property {NodeJS.WritableStream} [logOut] where Prism's log lines go (stderr)
+ * Starts Prism on the bundled spec with its paths under the servers' base path (`/v1`).
+ * @param {import("./start.mjs").MockOptions} options
+ * @returns {Promise<import("./start.mjs").RunningMock>}
  */
-
-/**
- * @typedef {object} RunningMock
- * @property {string} origin e.g. http://127.0.0.1:4010
- * @property {string} url the API's base URL, e.g. http://127.0.0.1:4010/v1 (a client's baseUrl)
- * @property {() => Promise<void>} close
- */
-
-/** Starts Prism on the bundled spec with its paths under the servers' base path (`/v1`). */
-export async function startMock(/** @type {MockOptions} */ options) {
+export async function startPrismMock(options) {
   const specPath = options.specPath ?? BUNDLED_SPEC_PATH;
   const bundled = JSON.parse(await readFile(specPath, "utf8"));
   const { spec, basePath } = mockSpecFrom(bundled);
@@ -66,6 +52,8 @@ export async function startMock(/** @type {MockOptions} */ options) {
   return {
     origin,
     url: `${origin}${basePath}`,
+    description: options.dynamic ? "generated data" : "the spec's named examples",
+    reset: async () => {},
     close: () => server.close(),
   };
 }

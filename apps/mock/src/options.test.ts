@@ -5,7 +5,13 @@ describe("parseMockCommand", () => {
   it("defaults to the spec's examples on 127.0.0.1:4010, logging warnings", () => {
     expect(parseMockCommand([], {})).toEqual({
       kind: "run",
-      options: { host: "127.0.0.1", port: 4010, dynamic: false, logLevel: "warn" },
+      options: {
+        host: "127.0.0.1",
+        port: 4010,
+        stateful: false,
+        dynamic: false,
+        logLevel: "warn",
+      },
     });
   });
 
@@ -23,6 +29,7 @@ describe("parseMockCommand", () => {
       options: {
         host: "0.0.0.0",
         port: 0,
+        stateful: false,
         dynamic: true,
         seed: "s",
         logLevel: "info",
@@ -39,6 +46,53 @@ describe("parseMockCommand", () => {
       kind: "run",
       options: { port: 5000, host: "::1", dynamic: true },
     });
+  });
+
+  it("--stateful (or MOCK_STATEFUL) takes the plan, own limits and a pretend clock", () => {
+    const parsed = parseMockCommand(
+      ["--stateful", "--plan", "pro", "--per-minute", "5", "--now", "2031-01-01"],
+      { MOCK_PER_DAY: "50", MOCK_PORT: "0" },
+    );
+    expect(parsed).toEqual({
+      kind: "run",
+      options: {
+        host: "127.0.0.1",
+        port: 0,
+        logLevel: "warn",
+        stateful: true,
+        dynamic: false,
+        plan: "pro",
+        perMinute: 5,
+        perDay: 50,
+        now: Date.UTC(2031, 0, 1),
+      },
+    });
+    expect(
+      parseMockCommand([], { MOCK_STATEFUL: "1", MOCK_NOW: "2031-01-01T12:00:00Z" }),
+    ).toMatchObject({
+      kind: "run",
+      options: { stateful: true, now: Date.UTC(2031, 0, 1, 12) },
+    });
+  });
+
+  it.each([
+    [["--stateful", "--dynamic"], "--dynamic applies to the Prism mode"],
+    [["--stateful", "--seed", "s"], "--seed applies to the Prism mode"],
+    [["--plan", "pro"], "--plan applies to --stateful only"],
+    [["--now", "2031-01-01"], "--now applies to --stateful only"],
+    [["--stateful", "--now", "next tuesday"], 'not "next tuesday"'],
+    [
+      ["--stateful", "--per-minute", "0"],
+      '--per-minute must be a whole number of at least 1, not "0"',
+    ],
+    [
+      ["--stateful", "--per-day", "1.5"],
+      '--per-day must be a whole number of at least 1, not "1.5"',
+    ],
+  ])("refuses %j, saying why", (argv, message) => {
+    const parsed = parseMockCommand(argv, {});
+    expect(parsed.kind).toBe("error");
+    expect(parsed.kind === "error" && parsed.message).toContain(message);
   });
 
   it("answers --help", () => {

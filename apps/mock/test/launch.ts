@@ -1,4 +1,5 @@
-// Starts the real launcher (`node src/main.mjs`) on a free port, as `pnpm mock` does.
+// Starts the real launcher (`node src/main.mjs`) on a free port, as `pnpm mock` does, without the
+// MOCK_* variables of the environment it runs in.
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
@@ -8,6 +9,8 @@ const LAUNCHER = fileURLToPath(new URL("../src/main.mjs", import.meta.url));
 export interface LaunchedMock {
   /** The API base URL printed by the launcher, e.g. http://127.0.0.1:41234/v1 */
   url: string;
+  /** Its origin, e.g. http://127.0.0.1:41234 (the ops routes live there). */
+  origin: string;
   child: ChildProcess;
   output: () => string;
   /** Sends `signal` and resolves with the exit code. */
@@ -17,7 +20,9 @@ export interface LaunchedMock {
 /** Runs the launcher with `args` and waits for the line that names its URL. */
 export async function launchMock(args: string[] = [], timeoutMs = 20_000): Promise<LaunchedMock> {
   const child = spawn(process.execPath, [LAUNCHER, "--port", "0", ...args], {
-    env: { ...process.env, MOCK_PORT: undefined, MOCK_DYNAMIC: undefined },
+    env: Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith("MOCK_")),
+    ),
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -50,5 +55,5 @@ export async function launchMock(args: string[] = [], timeoutMs = 20_000): Promi
     await stop("SIGKILL");
     throw error;
   });
-  return { url, child, output: () => output, stop };
+  return { url, origin: new URL(url).origin, child, output: () => output, stop };
 }

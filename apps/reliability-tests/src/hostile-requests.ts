@@ -4,6 +4,7 @@
  * says which status it must get, or `documented` when any status the contract documents for the
  * route will do (the contract leaves the choice open) as long as it is not a 5xx.
  */
+import type { FuzzContract } from "./fuzz-contract.js";
 import type { RawRequest } from "./http-client.js";
 
 /** A hostile request and what it must get. */
@@ -24,6 +25,13 @@ export interface ContractEdges {
   bodyLimit: number;
   /** PetName.maxLength, in code points as JSON Schema counts them. */
   nameMaxLength: number;
+}
+
+/** The edges of `contract` the table probes: its body limit and PetName's longest. */
+export function contractEdges(contract: FuzzContract): ContractEdges {
+  const petName = (contract.doc.components.schemas as Record<string, { maxLength: number }>)
+    .PetName;
+  return { bodyLimit: contract.bodyLimitBytes, nameMaxLength: petName?.maxLength ?? 0 };
 }
 
 /** Builds the table at the given edges of the contract. */

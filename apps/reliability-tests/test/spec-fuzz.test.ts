@@ -29,7 +29,7 @@ import { fuzzContract } from "../src/fuzz-contract.js";
 import { type CheckResult, CoverageLedger } from "../src/fuzz-coverage.js";
 import { exchange, type FuzzRun, RESPONSE_CONFORMANCE } from "../src/fuzz-exchange.js";
 import { fuzzSettings } from "../src/fuzz-run.js";
-import { hostileCases } from "../src/hostile-requests.js";
+import { contractEdges, hostileCases } from "../src/hostile-requests.js";
 import { jsonBody } from "../src/http-client.js";
 import type { OperationSpec } from "../src/spec.js";
 
@@ -121,10 +121,7 @@ describe("Schemathesis's check classes, for every operation (SQLite, in-process 
 });
 
 describe("hostile requests", () => {
-  const petName = (contract.doc.components.schemas as Record<string, { maxLength: number }>)
-    .PetName;
-  const edges = { bodyLimit: contract.bodyLimitBytes, nameMaxLength: petName?.maxLength ?? 0 };
-  for (const hostile of hostileCases(edges)) {
+  for (const hostile of hostileCases(contractEdges(contract))) {
     it(hostile.name, async () => {
       const op = hostile.operationId ? contract.byId(hostile.operationId) : null;
       const headers = { ...hostile.request.headers, authorization: `Bearer ${run.target.key}` };

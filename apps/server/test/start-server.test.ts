@@ -10,6 +10,24 @@ import { tempDir } from "./support/test-app.js";
 const temp = tempDir();
 afterAll(() => temp.remove());
 
+/** A test server's environment on the database file `name`. */
+const env = (name: string) => ({
+  NODE_ENV: "test",
+  PORT: "0",
+  LOG_LEVEL: "silent",
+  DATABASE_URL: `file:${join(temp.dir, name)}`,
+});
+
+/** A key record no store holds: what a lookup of the application's own answers with. */
+const ANY_KEY = {
+  name: "any",
+  plan: "pro",
+  perMinute: null,
+  perDay: null,
+  createdAt: new Date(0).toISOString(),
+  revokedAt: null,
+};
+
 describe("startServer", () => {
   it("serves the API on an ephemeral port, with keys it creates, and closes", async () => {
     const server = await startServer({
@@ -64,6 +82,69 @@ describe("startServer", () => {
     } finally {
       await server.close();
     }
+  });
+
+  it("takes the application's own key lookup: the engine still checks the credential's form first", async () => {
+    const looked: string[] = [];
+    const server = await startServer(env("lookup.db"), {
+      keyLookup: (token) => {
+        looked.push(token);
+        return { ...ANY_KEY, id: `any_${looked.length}` };
+      },
+    });
+    try {
+      const asKey = (authorization: string) =>
+        fetch(`${server.url}/v1/pets`, { headers: { authorization } });
+      expect((await asKey("Bearer never-issued")).status).toBe(200);
+      // Not a bearer token at all: refused before the lookup sees it, as on the server.
+      const malformed = await asKey("Bearer not a token");
+      expect(malformed.status).toBe(401);
+      expect(await malformed.json()).toMatchObject({ code: "invalid_api_key" });
+      expect(looked).toEqual(["never-issued"]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers the application's own ops routes outside the base path, uncounted", async () => {
+    let calls = 0;
+    const server = await startServer(env("ops.db"), {
+      opsRoutes: [
+        {
+          path: "/__ops/poke",
+          method: "POST",
+          handle: (_req, res) => {
+            calls++;
+            res.json({ calls });
+          },
+        },
+      ],
+    });
+    try {
+      const poke = (method: string) => fetch(`${server.url}/__ops/poke`, { method });
+      const first = await poke("POST");
+      expect(first.status).toBe(200);
+      expect(await first.json()).toEqual({ calls: 1 });
+      const second = await poke("POST");
+      // Read, never counted: the window stands where it stood.
+      expect(second.headers.get("x-ratelimit-remaining")).toBe(
+        first.headers.get("x-ratelimit-remaining"),
+      );
+      const wrong = await poke("GET");
+      expect(wrong.status).toBe(405);
+      expect(wrong.headers.get("allow")).toBe("POST, OPTIONS");
+      expect(await wrong.json()).toMatchObject({ code: "method_not_allowed", status: 405 });
+      expect(calls).toBe(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses an own ops route under the base path before opening anything", async () => {
+    const route = { path: "/v1/poke", method: "POST" as const, handle: () => {} };
+    await expect(startServer(env("refused.db"), { opsRoutes: [route] })).rejects.toThrow(
+      "ops route /v1/poke",
+    );
   });
 
   it("refuses a bad environment before opening anything", async () => {

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // @ts-check
 // `pnpm web`: the app's dev server (Vite, hot reload). It calls the API named by WEB_API_URL; by
-// default the mock, which is started here, in this process, when nothing answers at its address.
+// default the mock, which is started here, in this process, when nothing answers at its address:
+// the stateful mock (the server's own answers over data in memory), or Prism with WEB_MOCK=prism.
 
 import { fileURLToPath } from "node:url";
-import { startMock } from "@animal-store/mock/src/mock-server.mjs";
 import { parseMockCommand } from "@animal-store/mock/src/options.mjs";
+import { startMock } from "@animal-store/mock/src/start.mjs";
 import { createServer } from "vite";
 import { apiUrlFromEnv, mockApiUrl } from "../vite/api-url.mjs";
 
@@ -24,7 +25,7 @@ async function answers(apiUrl) {
   }
 }
 
-/** @type {import("@animal-store/mock/src/mock-server.mjs").RunningMock | undefined} */
+/** @type {import("@animal-store/mock/src/start.mjs").RunningMock | undefined} */
 let mock;
 let apiUrl;
 if (process.env.WEB_API_URL?.trim()) {
@@ -44,11 +45,25 @@ if (process.env.WEB_API_URL?.trim()) {
   if (await answers(apiUrl)) {
     console.log(`Using the mock already running at ${apiUrl}`);
   } else {
-    const command = parseMockCommand([], process.env);
-    if (command.kind !== "run") throw new Error("the MOCK_* variables did not parse");
+    const mode = process.env.WEB_MOCK?.trim() || "stateful";
+    if (mode !== "stateful" && mode !== "prism") {
+      console.error(`WEB_MOCK must be stateful (the default) or prism (got "${mode}")`);
+      process.exit(2);
+    }
+    const command =
+      mode === "stateful"
+        ? parseMockCommand(["--stateful"], process.env)
+        : parseMockCommand([], { ...process.env, MOCK_STATEFUL: undefined });
+    if (command.kind !== "run") {
+      console.error(
+        command.kind === "error" ? command.message : "the MOCK_* variables did not parse",
+      );
+      process.exit(2);
+    }
     mock = await startMock(command.options);
     apiUrl = mock.url;
-    console.log(`Started the mock (Prism) at ${apiUrl}; any API key works there.`);
+    console.log(`Started the ${mode} mock at ${apiUrl}: ${mock.description}.`);
+    console.log("  Any well-formed API key works there.");
   }
 }
 process.env.WEB_API_URL = apiUrl;

@@ -1,16 +1,17 @@
 import { petStatuses } from "virtual:contract";
 import { isApiErrorBody, type NewPet, type PetStatus } from "@animal-store/client";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { ErrorNotice } from "./ErrorNotice.js";
-import { fieldErrorOf } from "./field-errors.js";
+import { fieldErrorOf, violatedFields } from "./field-errors.js";
 import { petHash } from "./hash-route.js";
 import { useApi } from "./hooks.js";
 import { usePauseCountdown } from "./rate-limit-pause.js";
 
 /**
  * Adds an animal (createPet). Nothing is checked here: the API validates against the contract,
- * and the field its 400 `Error` names gets the message.
+ * and the field its 400 `Error` names gets the message; when the answer cannot be trusted to name
+ * the field at fault (Prism's canned example), a general message instead.
  */
 export function AddPetForm() {
   const { api } = useApi();
@@ -19,7 +20,15 @@ export function AddPetForm() {
   const [name, setName] = useState("");
   const [categoryId, setCategoryId] = useState("1");
   const [status, setStatus] = useState<PetStatus | "">("");
-  const create = api.hooks.useMutation("post", "/pets", {
+  // The fields the mock's own check named (Prism's sl-violations), null from the server.
+  const [violated, setViolated] = useState<string[] | null>(null);
+  const create = useMutation({
+    mutationFn: async (body: NewPet) => {
+      const { data, error, response } = await api.client.POST("/pets", { body });
+      if (error === undefined) return data;
+      setViolated(violatedFields(response));
+      throw error;
+    },
     onSuccess: () => {
       setName("");
       setStatus("");
@@ -27,9 +36,12 @@ export function AddPetForm() {
     },
   });
   const apiError = isApiErrorBody(create.error) ? create.error : null;
-  const fieldError = apiError ? fieldErrorOf(apiError) : null;
+  const fieldError = apiError ? fieldErrorOf(apiError, violated) : null;
   const errorFor = (field: keyof NewPet) => (fieldError?.field === field ? fieldError : null);
   const onAField = fieldError && ["name", "categoryId", "status"].includes(fieldError.field);
+  // A refusal the mock's own check and its message disagree on: neither field is certain.
+  const unnamed =
+    apiError?.code === "validation_failed" && fieldError === null && violated !== null;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -38,7 +50,7 @@ export function AddPetForm() {
       ...(categoryId.trim() === "" ? {} : { categoryId: Number(categoryId) }),
       ...(status ? { status } : {}),
     } as NewPet;
-    create.mutate({ body });
+    create.mutate(body);
   };
   const edited = () => create.isError && create.reset();
 
@@ -85,7 +97,14 @@ export function AddPetForm() {
             ))}
           </select>
         </Field>
-        {!onAField && <ErrorNotice error={create.error} />}
+        {unnamed ? (
+          <p className="notice error" role="alert">
+            Not added: the answer does not say which field is wrong. Check each one.{" "}
+            <span className="code">{apiError.code}</span>
+          </p>
+        ) : (
+          !onAField && <ErrorNotice error={create.error} />
+        )}
         <button
           type="submit"
           className="button primary"

@@ -3,7 +3,7 @@
 // deprecation notice, the rate-limit meter, the 429 countdown (forced with Prefer: code=429) and
 // the 401 screen. What the page shows is compared with the spec's examples.
 import type { ApiErrorBody, Pet } from "@animal-store/client";
-import { startMock } from "@animal-store/mock/src/mock-server.mjs";
+import { startPrismMock } from "@animal-store/mock/src/mock-server.mjs";
 import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
 import type { Browser } from "playwright-core";
@@ -25,7 +25,7 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
   const pets = firstExample<Pet[]>("/pets", "get", "200");
 
   beforeAll(async () => {
-    mock = await startMock({ host: "127.0.0.1", port: 0, dynamic: false, logLevel: "silent" });
+    mock = await startPrismMock({ host: "127.0.0.1", port: 0, dynamic: false, logLevel: "silent" });
     app = await serveBuiltApp(await builtApp(), () => mock.url);
     browser = await launchChromium(chromium.available ? chromium.url : "");
     web = await openApp(browser, { appUrl: app.url, apiUrl: mock.url });
@@ -91,6 +91,22 @@ describe.skipIf(!chromium.available)("the built app on pnpm mock", () => {
     const created = firstExample<Pet>("/pets", "post", "201");
     await web.page.getByText(`Added ${created.name} as #${created.id}.`).waitFor();
     expect(await web.page.locator(".field.invalid").count()).toBe(0);
+  });
+
+  it('{"name":"Bella"}: Prism\'s canned 400 names another field, so none is marked, a general message shows', async () => {
+    await web.page.getByLabel("Name").fill("Bella");
+    await web.page.getByLabel("Category id").fill("");
+    await web.page.getByRole("button", { name: "Add animal" }).click();
+    const canned = fieldErrorOf(firstExample<ApiErrorBody>("/pets", "post", "400"));
+    // The first example Prism answers with names a field, and not Category id.
+    expect(canned?.field).not.toBe("categoryId");
+    await web.page.getByText("the answer does not say which field is wrong").waitFor();
+    expect(await web.page.locator(".field.invalid").count()).toBe(0);
+    await web.shot("mock-3b-unnamed-field");
+    await web.page.getByLabel("Category id").fill("1");
+    await web.page.getByRole("button", { name: "Add animal" }).click();
+    const created = firstExample<Pet>("/pets", "post", "201");
+    await web.page.getByText(`Added ${created.name} as #${created.id}.`).waitFor();
   });
 
   it("opens one pet, with getPet's deprecation notice from onDeprecation", async () => {

@@ -17,7 +17,7 @@ import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation
 import { errorHandler, notFound } from "./error-handler.js";
 import { Lifecycle } from "./lifecycle/lifecycle.js";
 import { type CompiledOperation, compileOperations, withHandlers } from "./operations.js";
-import { countedOutsideApi, opsRoutes } from "./ops-routes/ops-routes.js";
+import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
 import { jsonRequestBody } from "./request-body/json-body.js";
 import { type RequestLocals, requestContext } from "./request-context/request-context.js";
@@ -50,11 +50,15 @@ export interface ApiAppDeps {
   logger: Logger;
   /** Replaces the cached lookup of keys in `keyStore` (the warm-up's one-off key, tests). */
   keyLookup?: KeyLookup | undefined;
+  /** The application's own ops routes, outside the base path (see ops-routes.ts). */
+  opsRoutes?: readonly OpsRoute[] | undefined;
 }
 
 /** Assembles the API app: the contract's operations under its base path, ops routes at the root. */
 export function assembleApiApp(deps: ApiAppDeps): Express {
   const { contract, config, logger, clock } = deps;
+  const ownOps = deps.opsRoutes ?? [];
+  const outsideApi = opsPaths(ownOps, contract.basePath);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -124,7 +128,8 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // Everything outside the API carries the rate-limit headers too: an unknown path or version is
   // counted like any request, the ops routes and OPTIONS only read the caller's window. After the
   // API, so API requests never walk the ops routes (none of them is under it).
-  app.use(Lifecycle.after().use(identify).use(counting(countedOutsideApi)).handler());
+  const countOutsideApi = counting(countedOutsideApi(outsideApi));
+  app.use(Lifecycle.after().use(identify).use(countOutsideApi).handler());
   app.use(
     opsRoutes({
       specText: contract.text,
@@ -132,6 +137,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
       degradable: ["rate-limit store"],
       docsHtmlPath: config.docsHtmlPath,
       docsBuildHint: config.docsBuildHint,
+      own: ownOps,
     }),
   );
   app.use(notFound);

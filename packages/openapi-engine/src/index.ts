@@ -38,6 +38,7 @@ export {
 } from "./errors.js";
 export { createLogger, type Logger } from "./logger.js";
 export type { CompiledOperation, HandlerSet } from "./operations.js";
+export type { OpsRoute } from "./ops-routes/ops-routes.js";
 export {
   type BanSettings,
   createMemoryRateLimiter,

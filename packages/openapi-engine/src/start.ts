@@ -13,11 +13,13 @@ import type { Logger } from "pino";
 import { assembleApiApp } from "./api-app.js";
 import type { Application, EngineStore } from "./application.js";
 import { issueApiKey, type NewKeyOptions } from "./auth/api-keys.js";
+import type { KeyLookup } from "./auth/credentials.js";
 import { type AppConfig, loadConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { baseUrl, closeGracefully, createHttpServer, listen } from "./http-server/http-server.js";
 import { createLogger } from "./logger.js";
 import { compileOperations, withHandlers } from "./operations.js";
+import type { OpsRoute } from "./ops-routes/ops-routes.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limit/index.js";
 import { warmUp } from "./warm-up/warm-up.js";
 
@@ -34,6 +36,14 @@ export interface StartOptions<S extends EngineStore = EngineStore> {
    * using the store itself.
    */
   handlerStore?: (store: S) => S;
+  /**
+   * Replaces the lookup of presented keys in the store (an application with a key policy of its
+   * own, such as a mock accepting any well-formed key). The engine still reads the credential and
+   * checks its form first, so a lookup only ever sees a well-formed bearer token.
+   */
+  keyLookup?: KeyLookup;
+  /** The application's own ops routes, outside the base path (a mock's reset, say). */
+  opsRoutes?: readonly OpsRoute[];
 }
 
 /** A listening server. */
@@ -78,6 +88,8 @@ export async function startEngine<S extends EngineStore>(
       clock,
       config,
       logger,
+      keyLookup: options.keyLookup,
+      opsRoutes: options.opsRoutes,
     });
     server = createHttpServer(app, {
       config,

@@ -1,4 +1,4 @@
-/** The project's Prism mock, started the way a frontend developer starts it (`pnpm mock`). */
+/** The project's mock, started the way a frontend developer starts it (`pnpm mock [args]`). */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { startChild } from "./child-process.js";
@@ -16,10 +16,13 @@ export interface RunningMock {
   stop(): Promise<void>;
 }
 
-/** Starts `apps/mock`'s launcher on a free port and waits for the address it prints. */
-export async function startMock(): Promise<RunningMock> {
-  const running = await startChild(process.execPath, [launcher, "--port", "0"], {
-    label: "the mock (apps/mock)",
+/**
+ * Starts `apps/mock`'s launcher on a free port with `args` (Prism by default, `--stateful`, a
+ * `--spec` of its own...) and waits for the address it prints.
+ */
+export async function startMock(args: string[] = []): Promise<RunningMock> {
+  const running = await startChild(process.execPath, [launcher, "--port", "0", ...args], {
+    label: `the mock (apps/mock${args.length > 0 ? ` ${args.join(" ")}` : ""})`,
     ready: / at (http:\/\/\S+\/v1)\b/,
     timeoutMs: 60_000,
   });

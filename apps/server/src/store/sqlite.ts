@@ -34,6 +34,9 @@ export class SqliteStore extends KyselyStore {
   /** One insert of every column the table has but the id, and its values, compiled at open. */
   private readonly insertPet: Database.Statement;
   private readonly valuesOf: (pet: NewPet) => unknown[];
+  /** The same with the id too, for pets that have one already (replacePets). */
+  private readonly insertWithId: Database.Statement;
+  private readonly valuesWithId: (pet: Pet) => unknown[];
   private readonly rowToPet: (row: Row) => Pet;
 
   constructor(
@@ -46,10 +49,15 @@ export class SqliteStore extends KyselyStore {
       (column) => column.name,
     );
     const written = all.filter((column) => column !== "id");
-    const names = written.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
-    const marks = written.map(() => "?").join(", ");
-    this.insertPet = raw.prepare(`insert into pets (${names}) values (${marks}) returning *`);
+    const insertOf = (columns: string[]) => {
+      const names = columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
+      const marks = columns.map(() => "?").join(", ");
+      return raw.prepare(`insert into pets (${names}) values (${marks}) returning *`);
+    };
+    this.insertPet = insertOf(written);
     this.valuesOf = compileRowValues(written);
+    this.insertWithId = insertOf(all);
+    this.valuesWithId = compileRowValues(all);
     this.rowToPet = mapperFor(all);
   }
 
@@ -103,6 +111,26 @@ export class SqliteStore extends KyselyStore {
     } catch (err) {
       if (this.raw.inTransaction) this.raw.exec("ROLLBACK");
       throw err;
+    }
+  }
+
+  /**
+   * Replaces every pet with `pets`, each keeping its id, in one transaction; ids assigned later
+   * continue above the highest of them, as after a fresh start on that data (the stateful mock's
+   * seed and reset). Creates still waiting for their commit are committed first, then replaced.
+   */
+  replacePets(pets: readonly Pet[]): void {
+    this.commitPending();
+    this.raw.exec("BEGIN IMMEDIATE");
+    try {
+      this.raw.exec("delete from pets");
+      // AUTOINCREMENT's high-water mark: without this, ids would go on from before the reset.
+      this.raw.exec("delete from sqlite_sequence where name = 'pets'");
+      for (const pet of pets) this.insertWithId.all(...this.valuesWithId(pet));
+      this.raw.exec("COMMIT");
+    } catch (err) {
+      if (this.raw.inTransaction) this.raw.exec("ROLLBACK");
+      throw classifySqliteError(err);
     }
   }
 

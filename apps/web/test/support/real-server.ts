@@ -5,36 +5,28 @@
  */
 import { startScratchServer } from "@animal-store/openapi-engine/testing";
 import { animalStore, type RunningServer } from "@animal-store/server";
+import { type MovableClock, movableClock } from "./movable-clock.js";
 
 /** A running server, its API base URL and its movable clock. */
-export interface WebTestServer {
+export interface WebTestServer extends MovableClock {
   server: RunningServer;
   /** e.g. http://127.0.0.1:41234/v1 */
   apiUrl: string;
-  /** The server's current time (ms). */
-  now(): number;
-  /** Moves the server's clock forward to `ms` (time then keeps flowing from there). */
-  jumpTo(ms: number): void;
   close(): Promise<void>;
 }
 
 /** Starts the server allowing `corsOrigin` (none: the page's calls are refused by the browser). */
 export async function startRealServer(corsOrigin: string | null): Promise<WebTestServer> {
-  let offset = 0;
-  const now = () => Date.now() + offset;
+  const clock = movableClock();
   const scratch = await startScratchServer(animalStore, {
     name: "web",
     env: corsOrigin ? { CORS_ORIGINS: corsOrigin } : {},
-    clock: now,
+    clock: clock.now,
   });
   return {
+    ...clock,
     server: scratch.server,
     apiUrl: scratch.apiUrl,
-    now,
-    jumpTo(ms) {
-      if (ms < now()) throw new Error("the server's clock only moves forward");
-      offset = ms - Date.now();
-    },
     close: () => scratch.close(),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * Operational endpoints outside `/v1`: liveness, readiness (the store and the rate limiter both
- * answer), the bundled contract, and the rendered docs when they have been built.
+ * answer), the bundled contract, the rendered docs when they have been built, and the
+ * application's own ops routes (a mock's reset, say).
  */
 import { readFile } from "node:fs/promises";
 import { type NextFunction, type Request, type Response, Router } from "express";
@@ -28,28 +29,57 @@ const docsHeaders = helmet({
   },
 });
 
-/** The paths this router answers. */
-const OPS_PATHS = new Set(["/healthz", "/readyz", "/openapi.json", "/docs"]);
+/**
+ * An ops route of the application's own, outside the base path: answered like the engine's (no
+ * key, never counted; OPTIONS 204 and other methods 405 with `Allow`), errors in the `Error` shape.
+ */
+export interface OpsRoute {
+  /** e.g. `/__mock/reset`; neither one of the engine's ops paths nor under the base path. */
+  path: string;
+  method: "GET" | "POST";
+  handle(req: Request, res: Response): void | Promise<void>;
+}
+
+/** The paths this router answers besides the application's own. */
+const OPS_PATHS = ["/healthz", "/readyz", "/openapi.json", "/docs"];
 const OPS_ALLOW = "GET, HEAD, OPTIONS";
 
 /**
- * Whether a request outside the API counts against its caller's rate-limit window: the ops
- * routes and OPTIONS only read it (a load balancer's health checks must not use up its address's
- * quota, nor be refused); anything else (an unknown path or version) is counted.
+ * The paths of the ops routes: the engine's and `own`; throws naming a path of `own` that is one
+ * of the engine's, repeats another, or lies under `basePath` (the contract's paths live there).
  */
-export function countedOutsideApi(req: Request): boolean {
-  return req.method !== "OPTIONS" && !OPS_PATHS.has(req.path);
+export function opsPaths(own: readonly OpsRoute[], basePath: string): ReadonlySet<string> {
+  const paths = new Set(OPS_PATHS);
+  for (const { path } of own) {
+    const underApi = basePath !== "" && (path === basePath || path.startsWith(`${basePath}/`));
+    if (paths.has(path) || underApi || !path.startsWith("/")) {
+      throw new Error(`ops route ${path}: taken, or not a path outside the base path`);
+    }
+    paths.add(path);
+  }
+  return paths;
 }
 
-/** OPTIONS answers 204 with `Allow`; any other method it does not have, 405. */
-function only(req: Request, res: Response, next: NextFunction): void {
-  if (req.method === "OPTIONS") {
-    res.statusCode = 204;
-    res.setHeader("Allow", OPS_ALLOW);
-    res.end();
-    return;
-  }
-  next(engineErrors.methodNotAllowed(req.method, OPS_ALLOW));
+/**
+ * Whether a request outside the API counts against its caller's rate-limit window: the ops
+ * routes (`paths`) and OPTIONS only read it (a load balancer's health checks must not use up its
+ * address's quota, nor be refused); anything else (an unknown path or version) is counted.
+ */
+export function countedOutsideApi(paths: ReadonlySet<string>): (req: Request) => boolean {
+  return (req) => req.method !== "OPTIONS" && !paths.has(req.path);
+}
+
+/** OPTIONS answers 204 with `allow`; any other method the route does not have, 405. */
+function only(allow: string) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.method === "OPTIONS") {
+      res.statusCode = 204;
+      res.setHeader("Allow", allow);
+      res.end();
+      return;
+    }
+    next(engineErrors.methodNotAllowed(req.method, allow));
+  };
 }
 
 /** The router for /healthz, /readyz, /openapi.json and /docs. */
@@ -66,14 +96,26 @@ export function opsRoutes(deps: {
   docsHtmlPath: string;
   /** How to build the docs page, said while it is missing. */
   docsBuildHint: string;
+  /** The application's own ops routes. */
+  own?: readonly OpsRoute[];
 }): Router {
   const router = Router();
+  for (const route of deps.own ?? []) {
+    const allow = `${route.method}${route.method === "GET" ? ", HEAD" : ""}, OPTIONS`;
+    const handle = (req: Request, res: Response, next: NextFunction) => {
+      Promise.resolve()
+        .then(() => route.handle(req, res))
+        .catch(next);
+    };
+    const routed = router.route(route.path);
+    (route.method === "GET" ? routed.get(handle) : routed.post(handle)).all(only(allow));
+  }
   router
     .route("/healthz")
     .get((_req, res) => {
       res.json({ status: "ok" });
     })
-    .all(only);
+    .all(only(OPS_ALLOW));
   router
     .route("/readyz")
     .get(async (_req, res, next) => {
@@ -89,13 +131,13 @@ export function opsRoutes(deps: {
         res.json({ status: "ready" });
       }
     })
-    .all(only);
+    .all(only(OPS_ALLOW));
   router
     .route("/openapi.json")
     .get((_req, res) => {
       res.type("application/json").send(deps.specText);
     })
-    .all(only);
+    .all(only(OPS_ALLOW));
   router
     .route("/docs")
     .get(async (_req, res, next) => {
@@ -110,6 +152,6 @@ export function opsRoutes(deps: {
         res.type("text/html").send(html);
       });
     })
-    .all(only);
+    .all(only(OPS_ALLOW));
   return router;
 }

@@ -1,0 +1,135 @@
+// @ts-check
+// `pnpm mock --stateful`: the Animal Store application on the engine, as `pnpm start` runs it,
+// with three differences and no code per operation: its data lives in memory (SQLite
+// `:memory:`), seeded from the spec's examples and put back on restart or `POST /__mock/reset`;
+// every well-formed key is accepted, on one plan; nothing of the server's environment (database,
+// Redis, port) is read. Validation, paging, rate limits, deprecation, errors and every answer to
+// a malformed request are the server's own: it is the same engine with the same handlers.
+import { loadBundledSpec, readSpec, storedResources } from "@animal-store/openapi";
+import { issueApiKey, startEngine } from "@animal-store/openapi-engine";
+import { animalStore, openSqliteStore } from "@animal-store/server";
+import { anyWellFormedKey } from "./key-policy.mjs";
+
+/** Where the reset route lives: outside the base path, so it is none of the contract's paths. */
+export const RESET_PATH = "/__mock/reset";
+
+/** The engine's log level for each of the mock's (Prism's `success` is pino's `info`). */
+const ENGINE_LOG_LEVEL = /** @type {const} */ ({
+  trace: "trace",
+  debug: "debug",
+  info: "info",
+  success: "info",
+  warn: "warn",
+  error: "error",
+  fatal: "fatal",
+  silent: "silent",
+});
+
+/**
+ * The one stored resource of `spec` and its examples: the data the mock starts with.
+ * @param {import("@animal-store/openapi").OpenApiDocument} spec
+ */
+export function seedOf(spec) {
+  const resources = storedResources(spec);
+  if (resources.length !== 1) {
+    const names = resources.map((r) => r.name).join(", ") || "none";
+    throw new Error(`the stateful mock stores one resource; the spec creates ${names}`);
+  }
+  return /** @type {import("@animal-store/openapi").StoredResource} */ (resources[0]);
+}
+
+/**
+ * The clock the mock runs on: `options.clock`, else time flowing from `options.now`, else real.
+ * @param {{ now?: number, clock?: () => number }} options
+ */
+function clockOf(options) {
+  if (options.clock) return options.clock;
+  if (options.now === undefined) return Date.now;
+  const offset = options.now - Date.now();
+  return () => Date.now() + offset;
+}
+
+/**
+ * Starts the stateful mock; resolves once it listens.
+ * @param {import("../start.mjs").MockOptions} options
+ * @returns {Promise<import("../start.mjs").RunningMock>}
+ */
+export async function startStatefulMock(options) {
+  const loaded = options.specPath ? readSpec(options.specPath) : loadBundledSpec();
+  const seed = seedOf(loaded.spec);
+  const pets = /** @type {import("@animal-store/api-types").Pet[]} */ (seed.examples);
+  /** @type {import("@animal-store/server").SqliteStore | undefined} */
+  let opened;
+  /** @type {import("@animal-store/openapi-engine").ApiKeyRecord | undefined} */
+  let template;
+  /** @type {import("@animal-store/openapi-engine").KeyLookup} */
+  let lookup = () => null;
+  /** @type {import("@animal-store/openapi-engine").Application<import("@animal-store/server").Store>} */
+  const application = {
+    names: { ...animalStore.names, service: "animal-store-mock" },
+    spec: loaded,
+    async openStore() {
+      opened = await openSqliteStore(":memory:");
+      opened.replacePets(pets);
+      return opened;
+    },
+    openScratchStore: animalStore.openScratchStore,
+    handlers: animalStore.handlers,
+  };
+  const reset = () => {
+    opened?.replacePets(pets);
+    return { status: "reset", seeded: pets.length };
+  };
+  const env = {
+    NODE_ENV: "development",
+    HOST: options.host,
+    PORT: String(options.port),
+    LOG_LEVEL: ENGINE_LOG_LEVEL[options.logLevel],
+    // A frontend on any origin may call it, as it may call Prism.
+    CORS_ORIGINS: "*",
+  };
+  const server = await startEngine(application, env, {
+    spec: loaded,
+    clock: clockOf(options),
+    // The plan (default the spec's anonymous plan) and own limits are checked as `pnpm keys
+    // create` checks them, by issuing one key into the in-memory store.
+    beforeListen: async ({ store, contract }) => {
+      const plan = options.plan ?? contract.rateLimit.anonymousPlan;
+      const limits = { perMinute: options.perMinute, perDay: options.perDay };
+      try {
+        ({ record: template } = await issueApiKey(store, contract.rateLimit, {
+          plan,
+          name: "mock",
+          ...limits,
+        }));
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new Error(`${reason} (--plan, --per-minute, --per-day)`);
+      }
+      lookup = anyWellFormedKey(template);
+    },
+    // Asked only once the server listens, after beforeListen.
+    keyLookup: (token) => lookup(token),
+    opsRoutes: [
+      {
+        path: RESET_PATH,
+        method: "POST",
+        handle: (_req, res) => {
+          res.json(reset());
+        },
+      },
+    ],
+  });
+  const key = /** @type {import("@animal-store/openapi-engine").ApiKeyRecord} */ (template);
+  const limits = server.contract.rateLimit.plans[key.plan];
+  return {
+    origin: server.url,
+    url: `${server.url}${server.contract.basePath}`,
+    description: `${pets.length} examples of ${seed.name} as data, any key on the ${key.plan} plan (${key.perMinute ?? limits?.perMinute} a minute)`,
+    resetUrl: `${server.url}${RESET_PATH}`,
+    reset: async () => {
+      reset();
+    },
+    close: () => server.close(),
+  };
+}
