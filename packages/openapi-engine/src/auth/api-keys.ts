@@ -1,7 +1,7 @@
 /**
  * API keys: issued as random bearer tokens, stored only as SHA-256 hashes (a key has 192 random
  * bits, so a fast hash is enough), looked up through a short cache so the hot path rarely touches
- * the database. A revoked key stops working within the cache TTL.
+ * the database (or hashes at all). A revoked key stops working within the cache TTL.
  */
 import { hash, randomBytes } from "node:crypto";
 import type { RateLimitPolicy } from "@animal-store/openapi";
@@ -69,30 +69,31 @@ export async function issueApiKey(
 }
 
 /**
- * A KeyLookup over the store with a TTL cache keyed by hash; unknown keys are cached too, so a
- * flood of bad keys costs one query per key per TTL. `ttlMs` 0 disables the cache. A cache hit
- * answers synchronously (no promise on the hot path). The cache holds hashes, never keys.
+ * A KeyLookup over the store with a TTL cache; unknown keys are cached too, so a flood of bad keys
+ * costs one query per key per TTL. `ttlMs` 0 disables the cache. A cache hit answers synchronously
+ * (no promise on the hot path) and without hashing: the cache is keyed by the presented token, and
+ * only a miss computes the SHA-256 the store searches by. The tokens stay in this process's memory
+ * for the TTL, as the requests that carried them do; the store and the logs only ever see hashes.
  */
 export function createKeyLookup(store: ApiKeyStore, ttlMs: number): KeyLookup {
   const cache = new Map<string, { record: ApiKeyRecord | null; expiresAt: number }>();
   return function lookupApiKey(plaintextKey: string) {
-    const keyHash = hashApiKey(plaintextKey);
-    const hit = cache.get(keyHash);
+    const hit = cache.get(plaintextKey);
     if (hit && hit.expiresAt > performance.now()) return hit.record;
-    return fromStore(keyHash);
+    return fromStore(plaintextKey);
   };
 
-  async function fromStore(keyHash: string): Promise<ApiKeyRecord | null> {
+  async function fromStore(plaintextKey: string): Promise<ApiKeyRecord | null> {
     const now = performance.now();
-    const found = await store.findApiKeyByHash(keyHash);
+    const found = await store.findApiKeyByHash(hashApiKey(plaintextKey));
     const record = found && found.revokedAt === null ? found : null;
     if (ttlMs > 0) {
-      cache.delete(keyHash);
+      cache.delete(plaintextKey);
       if (cache.size >= MAX_CACHED_KEYS) {
         const oldest = cache.keys().next().value;
         if (oldest !== undefined) cache.delete(oldest);
       }
-      cache.set(keyHash, { record, expiresAt: now + ttlMs });
+      cache.set(plaintextKey, { record, expiresAt: now + ttlMs });
     }
     return record;
   }
