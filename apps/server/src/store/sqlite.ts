@@ -8,7 +8,7 @@ import type { Kysely } from "kysely";
 import type Database from "libsql";
 import { KyselyStore, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
-import { compileRowValues, mapperFor } from "./pet-rows.js";
+import { arrayMapperFor, compileRowValues, mapperFor } from "./pet-rows.js";
 import type { Database as Schema } from "./schema.js";
 import type { PetQuery } from "./types.js";
 
@@ -19,6 +19,12 @@ interface PendingCreate {
 }
 
 type Row = Record<string, unknown>;
+
+/** A prepared page query, its rows read as arrays, and the mapper of its columns. */
+interface PageQuery {
+  statement: Database.Statement;
+  toPet: (row: unknown[]) => Pet;
+}
 
 /**
  * The SQLite store, with group commit for creates, and able to report the durability settings its
@@ -40,7 +46,7 @@ export class SqliteStore extends KyselyStore {
   private readonly valuesWithId: (pet: Pet) => unknown[];
   private readonly rowToPet: (row: Row) => Pet;
   /** The page query of each shape (with or without status, after an id or not), prepared once. */
-  private readonly pageQueries: Database.Statement[];
+  private readonly pageQueries: PageQuery[];
 
   constructor(
     db: Kysely<Schema>,
@@ -70,20 +76,23 @@ export class SqliteStore extends KyselyStore {
         status: shape & 1 ? "available" : undefined,
         afterId: shape & 2 ? 1 : undefined,
       });
-      return raw.prepare(query.compile().sql);
+      // Rows as arrays (raw): the driver builds no object per row; the mapper builds the pet.
+      const statement = raw.prepare(query.compile().sql).raw(true);
+      const columns = (statement.columns() as Array<{ name: string }>).map((c) => c.name);
+      return { statement, toPet: arrayMapperFor(columns) };
     });
   }
 
   override listPets({ limit, status, afterId }: PetQuery): Promise<Pet[]> {
     try {
-      const statement =
-        this.pageQueries[(status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2)];
+      const { statement, toPet } = this.pageQueries[
+        (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2)
+      ] as PageQuery;
       const params: unknown[] = [];
       if (status !== undefined) params.push(status);
       if (afterId !== undefined) params.push(afterId);
       params.push(limit);
-      const rows = (statement as Database.Statement).all(...params) as Row[];
-      return Promise.resolve(rows.map(this.rowToPet));
+      return Promise.resolve((statement.all(...params) as unknown[][]).map(toPet));
     } catch (err) {
       return Promise.reject(classifySqliteError(err));
     }
