@@ -14,7 +14,7 @@ import {
   type StartOptions,
   startEngine,
 } from "@animal-store/openapi-engine";
-import { createHandlers } from "./handlers.js";
+import { createHandlers } from "./handlers/index.js";
 import { openStore, type Store } from "./store/index.js";
 import { openSqliteStore } from "./store/sqlite.js";
 
