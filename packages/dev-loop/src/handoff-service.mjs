@@ -29,14 +29,18 @@ async function stopWorker(/** @type {Worker} */ worker, graceMs = 10_000) {
   clearTimeout(timer);
 }
 
-/** Resolves when `worker` listens; rejects when it exits first or takes longer than `timeoutMs`. */
-function listening(/** @type {Worker} */ worker, timeoutMs = 60_000) {
+/**
+ * Resolves when `worker` listens on `port` (not on another port: the server's warm-up listens on
+ * one of its own first); rejects when it exits first or takes longer than `timeoutMs`.
+ */
+function listening(/** @type {Worker} */ worker, /** @type {number} */ port, timeoutMs = 60_000) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       cleanup();
       reject(new Error(`did not listen within ${timeoutMs} ms`));
     }, timeoutMs);
-    const onListening = () => {
+    const onListening = (/** @type {{ port: number }} */ address) => {
+      if (address.port !== port) return;
       cleanup();
       resolve(undefined);
     };
@@ -49,7 +53,7 @@ function listening(/** @type {Worker} */ worker, timeoutMs = 60_000) {
       worker.off("listening", onListening);
       worker.off("exit", onExit);
     };
-    worker.once("listening", onListening);
+    worker.on("listening", onListening);
     worker.once("exit", onExit);
   });
 }
@@ -60,7 +64,8 @@ export function createHandoffService(/** @type {import("./supervisor.mjs").Servi
   const json = jsonLogs(spec.env);
   /** @type {Worker | null} */
   let current = null;
-  /** @type {Worker | null} */
+  /** @typedef {{ worker: Worker, attached: Promise<void> }} Forked */
+  /** @type {Forked | null} */
   let standby = null;
   let stopping = false;
 
@@ -77,6 +82,9 @@ export function createHandoffService(/** @type {import("./supervisor.mjs").Servi
       ...spec.env,
       DEV_LOOP_PRELOAD: (spec.preload ?? []).map((m) => pathToFileURL(m).href).join(","),
     });
+    const attached = once(worker, "message").then(() => undefined);
+    // A worker that exits first never attaches; restart() then sees the exit.
+    attached.catch(() => undefined);
     if (worker.process.stdout) relay(worker.process.stdout, spec.name, print, { json });
     if (worker.process.stderr) relay(worker.process.stderr, spec.name, print, { json });
     worker.once("exit", (code, signal) => {
@@ -84,9 +92,9 @@ export function createHandoffService(/** @type {import("./supervisor.mjs").Servi
         print(`[dev] ${spec.name} exited (${code ?? signal}); it restarts on the next good save`);
         current = null;
       }
-      if (worker === standby) standby = null;
+      if (worker === standby?.worker) standby = null;
     });
-    return worker;
+    return { worker, attached };
   };
 
   return {
@@ -96,11 +104,14 @@ export function createHandoffService(/** @type {import("./supervisor.mjs").Servi
     },
     /** Starts the next instance; once it listens, the old one drains. Rejects if it never listens. */
     async restart() {
-      const next = standby ?? fork();
+      const forked = standby ?? fork();
       standby = null;
-      next.send("go");
+      const next = forked.worker;
       try {
-        await listening(next);
+        const ready = listening(next, spec.address.port);
+        await Promise.race([forked.attached, ready]);
+        next.send("go");
+        await ready;
       } catch (error) {
         await stopWorker(next);
         throw error;
@@ -113,7 +124,7 @@ export function createHandoffService(/** @type {import("./supervisor.mjs").Servi
     async reloadCode() {
       const stale = standby;
       standby = null;
-      if (stale) await stopWorker(stale);
+      if (stale) await stopWorker(stale.worker);
       if (current) await this.restart();
       this.prepare();
     },
@@ -122,7 +133,8 @@ export function createHandoffService(/** @type {import("./supervisor.mjs").Servi
     },
     async stop() {
       stopping = true;
-      await Promise.all([current, standby].filter((w) => w !== null).map((w) => stopWorker(w)));
+      const workers = [current, standby?.worker ?? null].filter((w) => w !== null);
+      await Promise.all(workers.map((w) => stopWorker(w)));
       current = null;
       standby = null;
     },

@@ -86,10 +86,12 @@ for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
     if (stopping) return;
     stopping = true;
     console.log(`[dev] ${signal}: stopping`);
-    started.then((loop) => loop.stop()).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    started
+      .then((loop) => loop.stop())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   });
 }
 
@@ -101,4 +103,3 @@ const started = startDevLoop({
 });
 await started;
 console.log("[dev] watching openapi/ (Ctrl-C to stop)");
-
