@@ -2,6 +2,7 @@
 // `redocly respect` (which also checks each response's status, content type and schema against the
 // contract), and the happy path fails when a planted fault (an undocumented Pet property added
 // between server and Respect) is in the way.
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultProxy, startColourInjectingProxy } from "./support/colour-injecting-proxy.js";
 import { runRespect, workflowFile } from "./support/respect.js";
@@ -55,9 +56,12 @@ describe("Arazzo workflows against the real server", () => {
 
 describe("planted fault: an undocumented Pet property between server and Respect", () => {
   it("the happy path fails on the schema check", async () => {
-    const run = await runRespect(workflowFile("pets.arazzo.yaml"), `${fault.url}/v1`, { apiKey }, [
-      "createGetList",
-    ]);
+    const run = await runRespect(
+      workflowFile("pets.arazzo.yaml"),
+      `${fault.url}${basePath}`,
+      { apiKey },
+      ["createGetList"],
+    );
     expect(run.exitCode).not.toBe(0);
     expect(run.output).toMatch(/✗ schema check/);
     expect(run.output).toMatch(/colour/);

@@ -3,6 +3,7 @@
 // pointed at it with a relative baseUrl. Also reports the bundle's minified+gzipped size.
 import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
+import { basePath } from "@animal-store/test-support/spec-values";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM script without declarations
@@ -79,7 +80,7 @@ describe.skipIf(!chromiumService.available)("the client in Chromium", () => {
     // A string, not a function: the test runner would rewrite a function's dynamic import.
     const result = await page.evaluate(`(async () => {
       const { createAnimalStoreClient, unwrap } = await import("/client.js");
-      const client = createAnimalStoreClient({ baseUrl: "/v1", apiKey: "browser-key" });
+      const client = createAnimalStoreClient({ baseUrl: "${basePath}", apiKey: "browser-key" });
       const pets = unwrap(await client.GET("/pets", { params: { query: { status: "available" } } }));
       const pet = unwrap(await client.GET("/pets/{petId}", { params: { path: { petId: 1 } } }));
       return { pets, pet, remaining: client.rateLimit?.remaining };
@@ -90,9 +91,9 @@ describe.skipIf(!chromiumService.available)("the client in Chromium", () => {
       remaining: 58,
     });
     expect(server.requests.map((r) => [r.path, r.authorization])).toEqual([
-      ["/v1/pets?status=available", "Bearer browser-key"],
-      ["/v1/pets?status=available", "Bearer browser-key"],
-      ["/v1/pets/1", "Bearer browser-key"],
+      [`${basePath}/pets?status=available`, "Bearer browser-key"],
+      [`${basePath}/pets?status=available`, "Bearer browser-key"],
+      [`${basePath}/pets/1`, "Bearer browser-key"],
     ]);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/getPet is deprecated; it will be removed on 2030-12-05/);

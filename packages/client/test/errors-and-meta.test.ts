@@ -1,6 +1,7 @@
 // What a call tells about itself, against a real local HTTP server: the X-Request-Id it sends,
 // the request id and operationId on every error, each result's own `meta` (rate limit,
 // deprecation, attempts) next to the client-wide latest, and the onRetry events.
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -22,7 +23,7 @@ const limits = (remaining: number) => ({
 const deprecated = {
   deprecation: "@1767225600",
   sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
-  link: '</v1/pets>; rel="successor-version"',
+  link: `<${basePath}/pets>; rel="successor-version"`,
 };
 
 let server: ScriptedServer;
@@ -35,7 +36,7 @@ beforeEach(() => server.reset());
 const newClient = (retries: RetryEvent[] = []) => {
   const clock = fakeClock(Date.UTC(2030, 0, 1));
   return createAnimalStoreClient({
-    baseUrl: `${server.url}/v1`,
+    baseUrl: `${server.url}${basePath}`,
     apiKey: "k",
     retry: { now: clock.now, sleep: clock.sleep, random: () => 0.5 },
     onDeprecation: () => undefined,
@@ -80,7 +81,7 @@ describe("ApiError", () => {
   it("falls back to the id the client sent when the answer has none (e.g. from a proxy)", async () => {
     server.script({ status: 502, body: "<html>" });
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       apiKey: "k",
       retry: false,
     });
@@ -158,7 +159,7 @@ describe("onRetry", () => {
       {
         operationId: "listPets",
         method: "GET",
-        url: `${server.url}/v1/pets?limit=5`,
+        url: `${server.url}${basePath}/pets?limit=5`,
         requestId,
         attempt: 1,
         delayMs: 2000,
@@ -194,7 +195,7 @@ describe("a key getter that fails", () => {
   it("rejects with its own error, unsent and not retried", async () => {
     const failure = new TypeError("the vault is sealed");
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       getApiKey: async () => {
         throw failure;
       },

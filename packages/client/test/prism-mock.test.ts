@@ -1,8 +1,10 @@
 // The client against the real Prism mock, started the way `pnpm mock` starts it (the launcher of
 // apps/mock, on a free port): a frontend switches to the mock by changing only `baseUrl`.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -54,8 +56,8 @@ const quietClient = (extra: { onDeprecation?: (n: DeprecationNotice) => void } =
   });
 
 describe("the client on the Prism mock", () => {
-  it("serves under the same /v1 base path as the server", () => {
-    expect(new URL(baseUrl).pathname).toBe("/v1");
+  it(`serves under the same ${basePath} base path as the server`, () => {
+    expect(new URL(baseUrl).pathname).toBe(basePath);
   });
 
   it("lists the spec's example pets, typed, with rate-limit values", async () => {

@@ -1,9 +1,11 @@
 // The client against a real @animal-store/server (embedded SQLite in a temp directory, port 0):
 // create, list with a filter, get, every error branch typed as the spec's Error, rate-limit values
 // and getPet's deprecation notice.
+
 import { deref, loadBundledSpec } from "@animal-store/openapi";
 import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
 import { animalStore, type Store } from "@animal-store/server";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -61,7 +63,7 @@ describe("the client on the real server", () => {
     expect(notices[0]).toMatchObject({
       operation: "getPet",
       sunset: new Date("2030-12-05T00:00:00Z"),
-      link: expect.stringContaining("/v1/pets"),
+      link: expect.stringContaining(`${basePath}/pets`),
     });
     expect(notices[0]?.deprecatedAt).toBeInstanceOf(Date);
   });
