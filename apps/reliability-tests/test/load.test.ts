@@ -5,7 +5,7 @@
  */
 
 import { useService } from "@animal-store/test-support";
-import { basePath } from "@animal-store/test-support/spec-values";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBoundedLoad } from "../src/bounded-load.js";
 import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
@@ -84,7 +84,7 @@ for (const engine of engines) {
               : kind === "list"
                 ? await send(server.url, {
                     method: "GET",
-                    target: `${basePath}/pets?limit=${1 + (i % 100)}`,
+                    target: `${basePath}/pets?limit=${1 + (i % pagedList().max)}`,
                     headers,
                   })
                 : await send(server.url, {

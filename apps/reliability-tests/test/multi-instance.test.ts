@@ -5,7 +5,7 @@
  */
 
 import { useService } from "@animal-store/test-support";
-import { basePath } from "@animal-store/test-support/spec-values";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBoundedLoad } from "../src/bounded-load.js";
 import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
@@ -61,7 +61,7 @@ describe.skipIf(!pg.available || !redis.available)(
       const read = await get(b, `${basePath}/pets/${pet.id}`, key);
       expect(read.status).toBe(200);
       expect(jsonBody(read)).toEqual(pet);
-      const listed = await get(b, `${basePath}/pets?status=sold&limit=100`, key);
+      const listed = await get(b, `${basePath}/pets?status=sold&limit=${pagedList().max}`, key);
       expect(jsonBody<unknown[]>(listed)).toContainEqual(pet);
     });
 

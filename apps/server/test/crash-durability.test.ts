@@ -6,7 +6,7 @@
 
 import { join } from "node:path";
 import type { Pet } from "@animal-store/api-types";
-import { basePath } from "@animal-store/test-support/spec-values";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
 import { tempDir } from "./support/test-app.js";
@@ -66,7 +66,7 @@ describe("durability of acknowledged writes", { timeout: 30_000 }, () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual(pet);
     }
-    const list = await fetch(`${server.url}${basePath}/pets?limit=100`, {
+    const list = await fetch(`${server.url}${basePath}/pets?limit=${pagedList().max}`, {
       headers: { authorization: `Bearer ${key}` },
     });
     const ids = ((await list.json()) as Pet[]).map((pet) => pet.id);

@@ -10,7 +10,7 @@ import {
   parameterDefault,
   specOperations,
 } from "@animal-store/openapi";
-import { basePath } from "@animal-store/test-support/spec-values";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   documentedStatuses,
@@ -154,17 +154,17 @@ describe("listPets (GET /pets)", () => {
   });
 
   it("200: limit caps the page, from the lowest id", async () => {
-    const all = await list("?limit=100");
+    const all = await list(`?limit=${pagedList().max}`);
     expect(all).toHaveLength(30);
     expect(await list("?limit=1")).toEqual([all[0]]);
     expect(await list("?limit=7")).toEqual(all.slice(0, 7));
   });
 
   it("200: status filters, still in id order and limited", async () => {
-    const all = await list("?limit=100");
+    const all = await list(`?limit=${pagedList().max}`);
     for (const status of ["available", "pending", "sold"] as const) {
       const expected = all.filter((pet) => pet.status === status);
-      expect(await list(`?status=${status}&limit=100`)).toEqual(expected);
+      expect(await list(`?status=${status}&limit=${pagedList().max}`)).toEqual(expected);
       expect(await list(`?status=${status}&limit=2`)).toEqual(expected.slice(0, 2));
     }
   });

@@ -5,7 +5,7 @@
 import { deref, loadBundledSpec } from "@animal-store/openapi";
 import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
 import { animalStore, type Store } from "@animal-store/server";
-import { basePath } from "@animal-store/test-support/spec-values";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -47,7 +47,7 @@ describe("the client on the real server", () => {
     expect(nemo).toEqual({ id: expect.any(Number), name: "Nemo", categoryId: 3 });
 
     const sold: Pet[] = unwrap(
-      await client.GET("/pets", { params: { query: { status: "sold", limit: 100 } } }),
+      await client.GET("/pets", { params: { query: { status: "sold", limit: pagedList().max } } }),
     );
     expect(sold).toContainEqual(rex);
     expect(sold.every((pet) => pet.status === "sold")).toBe(true);
@@ -119,7 +119,9 @@ describe("the client on the real server", () => {
       message: expect.stringContaining("name"),
       status: 400,
     });
-    const badLimit = await client.GET("/pets", { params: { query: { limit: 1000 } } });
+    const badLimit = await client.GET("/pets", {
+      params: { query: { limit: pagedList().max + 1 } },
+    });
     expect(badLimit.error).toMatchObject({ code: "validation_failed", status: 400 });
     expect(badLimit.data).toBeUndefined();
   });
