@@ -1,7 +1,7 @@
 // What a call tells about itself, against a real local HTTP server: the X-Request-Id it sends,
 // the request id and operationId on every error, each result's own `meta` (rate limit,
 // deprecation, attempts) next to the client-wide latest, and the onRetry events.
-import { basePath } from "@animal-store/test-support/spec-values";
+import { basePath, deprecated as specDeprecated } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -20,9 +20,11 @@ const limits = (remaining: number) => ({
   "x-ratelimit-remaining": String(remaining),
   "x-ratelimit-reset": String(FUTURE),
 });
+// What a deprecated operation answers with: the spec's first deprecated operation's headers.
+const [shown] = specDeprecated as [(typeof specDeprecated)[number]];
 const deprecated = {
-  deprecation: "@1767225600",
-  sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
+  deprecation: shown.headers.Deprecation as string,
+  sunset: shown.headers.Sunset as string,
   link: `<${basePath}/pets>; rel="successor-version"`,
 };
 
@@ -126,8 +128,8 @@ describe("meta of each result", () => {
       requestId: "srv-1",
       deprecation: {
         operation: "getPet",
-        deprecatedAt: new Date("2026-01-01T00:00:00Z"),
-        sunset: new Date("2030-12-05T00:00:00Z"),
+        deprecatedAt: shown.deprecation.since,
+        sunset: shown.deprecation.sunset,
         link: deprecated.link,
       },
     });

@@ -4,7 +4,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { basePath } from "@animal-store/test-support/spec-values";
+import { operationAt } from "@animal-store/test-support/spec";
+import { basePath, deprecationOf } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -98,8 +99,9 @@ describe("the client on the Prism mock", () => {
     expect(pet.id).toBe(1);
     expect(notices).toHaveLength(1);
     expect(notices[0]?.operation).toBe("getPet");
-    expect(notices[0]?.sunset).toEqual(new Date("2030-12-05T00:00:00Z"));
-    expect(notices[0]?.deprecatedAt).toEqual(new Date("2026-01-01T00:00:00Z"));
+    const spec = deprecationOf(operationAt("/pets/{petId}", "get"));
+    expect(notices[0]?.sunset).toEqual(spec?.sunset);
+    expect(notices[0]?.deprecatedAt).toEqual(spec?.since);
     expect(notices[0]?.link).toMatch(/successor-version/);
   });
 

@@ -1,14 +1,16 @@
 // What the client reads from response headers, against a real local HTTP server: the latest
 // X-RateLimit-* values, and one deprecation notice per operation per client.
-import { basePath } from "@animal-store/test-support/spec-values";
+import { basePath, deprecated as specDeprecated } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createAnimalStoreClient, type DeprecationNotice } from "../src/index.js";
 import { type ScriptedServer, startScriptedServer } from "./scripted-server.js";
 
 const PET = { id: 1, name: "Rex", categoryId: 1 };
+// What a deprecated operation answers with: the spec's first deprecated operation's headers.
+const [shown] = specDeprecated as [(typeof specDeprecated)[number]];
 const deprecated = {
-  deprecation: "@1767225600",
-  sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
+  deprecation: shown.headers.Deprecation as string,
+  sunset: shown.headers.Sunset as string,
   link: `<${basePath}/pets>; rel="successor-version"`,
 };
 const rateLimit = (limit: number, remaining: number, reset: number) => ({
@@ -85,8 +87,8 @@ describe("deprecation notices", () => {
     expect(notices).toEqual([
       {
         operation: "getPet",
-        deprecatedAt: new Date("2026-01-01T00:00:00Z"),
-        sunset: new Date("2030-12-05T00:00:00Z"),
+        deprecatedAt: shown.deprecation.since,
+        sunset: shown.deprecation.sunset,
         link: `<${basePath}/pets>; rel="successor-version"`,
       },
     ]);
@@ -138,8 +140,8 @@ describe("deprecation notices", () => {
       await client.GET("/pets/{petId}", { params: { path: { petId: 1 } } });
       await client.GET("/pets/{petId}", { params: { path: { petId: 1 } } });
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]?.[0])).toMatch(
-        /getPet is deprecated; it will be removed on 2030-12-05T00:00:00.000Z \(see <\/v1\/pets>/,
+      expect(String(warn.mock.calls[0]?.[0])).toContain(
+        `getPet is deprecated; it will be removed on ${shown.deprecation.sunset?.toISOString()} (see <${basePath}/pets>`,
       );
     } finally {
       warn.mockRestore();
