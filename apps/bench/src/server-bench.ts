@@ -2,7 +2,7 @@
  * Server throughput and latency: every scenario against every variant in interleaved rounds (the
  * variant order rotates each round), so a noisy moment on a shared machine hits all of them alike.
  */
-import { basePath } from "./base-path.js";
+import { basePath, pageMax } from "./base-path.js";
 import { median, ratio } from "./stats.js";
 import {
   cpuMs,
@@ -32,8 +32,12 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     id: "list100",
-    label: `GET ${basePath}/pets?limit=100`,
-    request: (key) => ({ method: "GET", path: `${basePath}/pets?limit=100`, headers: bearer(key) }),
+    label: `GET ${basePath}/pets?limit=${pageMax}`,
+    request: (key) => ({
+      method: "GET",
+      path: `${basePath}/pets?limit=${pageMax}`,
+      headers: bearer(key),
+    }),
   },
   {
     id: "create",
