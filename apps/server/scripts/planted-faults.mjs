@@ -108,6 +108,38 @@ const FAULTS = [
     "test/http-hardening.test.ts",
     "10,000-deep",
   ],
+  [
+    "PostgreSQL creates written one statement each (no group commit)",
+    "src/store/batched-creates.ts",
+    "    private readonly maxBatch = 500,",
+    "    private readonly maxBatch = 1,",
+    "src/store/batched-creates.test.ts",
+    "as one statement",
+  ],
+  [
+    "a refused PostgreSQL batch fails every create in it",
+    "src/store/batched-creates.ts",
+    "      for (const item of batch) await this.commit([item]);",
+    "      for (const { reject } of batch) reject(err);",
+    "src/store/batched-creates.test.ts",
+    "only the refused one fails",
+  ],
+  [
+    "a batch's rows handed out in the order PostgreSQL returned them, unchecked",
+    "src/store/batched-creates.ts",
+    "  if (sorted.every((row, i) => contentKey(row) === keys[i])) return sorted;",
+    "  if (keys.length > 0) return sorted;",
+    "src/store/batched-creates.test.ts",
+    "by content",
+  ],
+  [
+    "the byte order mark kept on the fast body path",
+    "../../packages/openapi-engine/src/request-body/json-body.ts",
+    "    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);\n",
+    "",
+    "test/bad-input.test.ts",
+    "byte order mark",
+  ],
 ];
 
 const run = (command, args) =>
