@@ -114,7 +114,7 @@ export interface components {
              *     `status`.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "cursor_filter_mismatch" | "unauthorized" | "invalid_api_key" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "api_key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "cursor_filter_mismatch" | "unauthorized" | "invalid_api_key" | "not_found" | "method_not_allowed" | "gone" | "malformed_encoding" | "payload_too_large" | "unsupported_media_type" | "unsupported_encoding" | "rate_limited" | "api_key_banned" | "internal_error" | "service_unavailable";
             /** @description Human-readable description. */
             message: string;
             /** @description The HTTP status code of the response. */

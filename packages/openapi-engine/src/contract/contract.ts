@@ -20,6 +20,7 @@ import {
   rateLimitPolicy,
   requestBodyLimitBytes,
   requestHeaderNames,
+  requestTargetLimitBytes,
   type SpecOperation,
   specOperations,
 } from "@animal-store/openapi";
@@ -71,6 +72,8 @@ export interface Contract {
   anonymousByDefault: boolean;
   rateLimit: RateLimitPolicy;
   bodyLimitBytes: number;
+  /** The longest request target served (`info.x-request-target-limit-bytes`). */
+  targetLimitBytes: number;
   /** The realm of the bearer challenge (`x-realm` of the security scheme, else the title). */
   realm: string;
   /** The methods of the operations, and every response header the contract documents. */
@@ -119,6 +122,7 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
     anonymousByDefault: allowsAnonymous({ security: spec.security ?? [] }),
     rateLimit: rateLimitPolicy(spec),
     bodyLimitBytes: requestBodyLimitBytes(spec),
+    targetLimitBytes: requestTargetLimitBytes(spec),
     realm,
     cors: {
       methods: [...new Set(operations.map((op) => op.method))],
