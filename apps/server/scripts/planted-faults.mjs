@@ -196,6 +196,14 @@ const FAULTS = [
     "test/http-edge-refusals.test.ts",
     "cut at the limit",
   ],
+  [
+    "an answered connection left half-open",
+    "../../packages/openapi-engine/src/http-server/connection-answers.ts",
+    "    closeWithin(socket);\n",
+    "",
+    "test/closed-connections.test.ts",
+    "",
+  ],
 ];
 
 const run = (command, args) =>
