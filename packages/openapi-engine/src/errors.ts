@@ -83,6 +83,12 @@ export const engineErrors = {
   /** 400: a number parameter that is not finite (`1e400`, `Infinity`). */
   nonFiniteNumber: (where: "path" | "query", name: string) =>
     new EngineError("validation_failed", `${where}/${name} must be a finite number`),
+  /** 400: an integer parameter not in decimal digits (`0x10`, `1e2`, `+1`, ` 5`, `01`). */
+  looseInteger: (where: "params" | "query", name: string) =>
+    new EngineError(
+      "validation_failed",
+      `${where}/${name} must be an integer in decimal digits, without a plus sign, spaces, exponent or leading zero`,
+    ),
   /** 400: the body is not JSON. */
   malformedJson: () => new EngineError("malformed_json", "The request body is not valid JSON."),
   /** 400: the body is not text as sent: bytes that are not UTF-8, or a lone surrogate escape. */

@@ -24,6 +24,7 @@ import {
   type SpecOperation,
   specOperations,
 } from "@animal-store/openapi";
+import { type IntegerParameters, integerParameters } from "../validation/integer-syntax.js";
 import { checkErrorCodes } from "./error-codes.js";
 
 /** What a deprecated operation's answers carry, and when it starts answering 410. */
@@ -56,6 +57,8 @@ export function routedOperations(spec: OpenApiDocument): RoutedOperation[] {
  */
 export interface ServedOperation extends RoutedOperation {
   requiresCredential: boolean;
+  /** Its integer parameters, whose values must be decimal digits (validation/integer-syntax.ts). */
+  integers: IntegerParameters;
   deprecation: CompiledDeprecation | undefined;
   responses: DocumentedResponse[];
 }
@@ -110,6 +113,7 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
     (operation): ServedOperation => ({
       ...operation,
       requiresCredential: !allowsAnonymous(operation),
+      integers: integerParameters(spec, operation),
       deprecation: compileDeprecation(spec, operation, operations),
       responses: documentedResponses(spec, operation),
     }),
