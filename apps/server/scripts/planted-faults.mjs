@@ -10,7 +10,11 @@ import { fileURLToPath } from "node:url";
 
 const server = fileURLToPath(new URL("..", import.meta.url));
 
-/** [what, file (relative to apps/server: the engine's are in packages/openapi-engine), text, replacement, test file, test name filter] */
+/**
+ * [what, file (relative to apps/server: the engine's are in packages/openapi-engine), text,
+ * replacement, test file (relative to apps/server; `engine:` + a path relative to the engine
+ * for one of the engine's own suites), test name filter]
+ */
 const FAULTS = [
   [
     "headers timeout not passed on",
@@ -212,22 +216,36 @@ const FAULTS = [
     "test/strict-integers.test.ts",
     "",
   ],
+  [
+    "no per-address budget for unknown keys",
+    "../../packages/openapi-engine/src/auth/api-keys.ts",
+    "    if ((misses.get(from) ?? 0) >= budget.perMinute) return null;\n",
+    "",
+    "engine:src/auth/api-keys.test.ts",
+    "no per-address budget",
+  ],
+  [
+    "one key cache for valid and unknown keys",
+    "../../packages/openapi-engine/src/auth/api-keys.ts",
+    "      if (record === null) remember(unknown, keyHash, now + ttlMs);",
+    "      if (record === null) remember(valid, keyHash, { record, expiresAt: now + ttlMs } as never);",
+    "engine:src/auth/api-keys.test.ts",
+    "one cache for all",
+  ],
 ];
 
-const run = (command, args) =>
+const engine = fileURLToPath(new URL("../../../packages/openapi-engine/", import.meta.url));
+const run = (command, args, cwd = server) =>
   spawnSync(command, args, {
-    cwd: server,
+    cwd,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
   });
 // The engine first (the server's suites import its build), then the server (its child-process
 // suites run dist/main.js).
 const build = () => {
-  const engine = spawnSync("pnpm", ["exec", "tsc", "-p", "tsconfig.build.json"], {
-    cwd: new URL("../../../packages/openapi-engine/", import.meta.url),
-    encoding: "utf8",
-  });
-  return engine.status !== 0 ? engine : run("pnpm", ["exec", "tsc", "-p", "tsconfig.build.json"]);
+  const built = run("pnpm", ["exec", "tsc", "-p", "tsconfig.build.json"], engine);
+  return built.status !== 0 ? built : run("pnpm", ["exec", "tsc", "-p", "tsconfig.build.json"]);
 };
 
 const only = process.argv.slice(2).map(Number);
@@ -244,7 +262,8 @@ for (const [index, [what, file, text, replacement, test, name]] of FAULTS.entrie
   writeFileSync(path, original.replace(text, replacement));
   try {
     if (build().status !== 0) throw new Error(`the planted fault does not build: ${what}`);
-    const result = run("pnpm", ["exec", "vitest", "run", test, ...(name ? ["-t", name] : [])]);
+    const [cwd, file] = test.startsWith("engine:") ? [engine, test.slice(7)] : [server, test];
+    const result = run("pnpm", ["exec", "vitest", "run", file, ...(name ? ["-t", name] : [])], cwd);
     const caught = result.status !== 0;
     if (!caught) missed++;
     console.log(
