@@ -6,9 +6,10 @@
  * likes).
  */
 import { existsSync, readdirSync } from "node:fs";
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { openSocket, readUntilClose } from "./support/raw-http.js";
+import { readUntilClose } from "./support/raw-http.js";
 import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
 import { tempDir } from "./support/test-app.js";
 
@@ -18,6 +19,19 @@ afterAll(() => temp.remove());
 // One answered by the parser's error (not HTTP), one by the edge checks (no Host): both kinds
 // of connection-level answer.
 const OPENERS = ["GARBAGE\r\n\r\n", "GET /healthz HTTP/1.1\r\n\r\n"];
+
+/**
+ * A client that keeps its side open when the server ends its own (Node's sockets would close
+ * theirs in turn): the connection stays half-open until the server destroys it.
+ */
+function stubbornSocket(url: string): Promise<Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true });
+    socket.once("connect", () => resolve(socket));
+    socket.once("error", reject);
+  });
+}
 
 describe.skipIf(!existsSync("/proc/self/fd"))(
   "1,000 clients that never close (planted fault: an answered connection left half-open)",
@@ -37,7 +51,7 @@ describe.skipIf(!existsSync("/proc/self/fd"))(
       const before = fds();
       const clients = await Promise.all(
         Array.from({ length: 1000 }, async (_, i) => {
-          const socket = await openSocket(url);
+          const socket = await stubbornSocket(url);
           // Reads everything, never ends its side, and keeps sending.
           const closed = readUntilClose(socket, 30_000);
           socket.write(OPENERS[i % OPENERS.length] as string);
