@@ -156,6 +156,30 @@ const FAULTS = [
     pkg: "packages/openapi-engine",
     test: "src/http-server/port-holder.test.ts",
   },
+  {
+    what: "SQLite migrations outside a transaction (a failing one half applied)",
+    file: "packages/openapi-engine/src/storage/sqlite.ts",
+    text: "  override get supportsTransactionalDdl(): boolean {\n    return true;",
+    replacement: "  override get supportsTransactionalDdl(): boolean {\n    return false;",
+    pkg: "packages/openapi-engine",
+    test: "src/storage/migrate.test.ts",
+  },
+  {
+    what: "a failing migration's statement not named",
+    file: "packages/openapi-engine/src/storage/migrate.ts",
+    text: "failedStatement = compiled.sql;",
+    replacement: "void compiled;",
+    pkg: "packages/openapi-engine",
+    test: "src/storage/migrate.test.ts",
+  },
+  {
+    what: "scaffold overwrites an existing handler file",
+    file: "apps/server/scripts/scaffold.mjs",
+    text: "if (existsSync(at(path))) {",
+    replacement: "if (existsSync(at(path)) && false) {",
+    pkg: "apps/server",
+    test: "test/scaffold.test.ts",
+  },
 ];
 
 const run = (command, args, cwd) =>
