@@ -44,7 +44,7 @@ const FAULTS = [
     what: "a missing handler answers a plain 500 internal_error, logged per call",
     file: "packages/openapi-engine/src/responses/handle.ts",
     text: "next(engineErrors.notImplemented(operation.operationId));",
-    replacement: "next(new Error(\"no handler\")); void engineErrors;",
+    replacement: 'next(new Error("no handler")); void engineErrors;',
     pkg: "packages/dev-loop",
     test: "test/drill-spec-ahead.test.ts",
     name: "the server starts",
