@@ -205,9 +205,15 @@ export function requestValidation(apiDoc: Json, ajvOptions: unknown) {
   /** The request validator of `route`, its validators compiled now. */
   function forRoute(route: ValidatedRoute): RequestValidator {
     const run = (plan: Plan, req: Request, res: Response) => {
-      if (plan.direct !== undefined && validateDirect(plan.direct, req)) {
-        taken.direct++;
-        return;
+      if (plan.direct !== undefined) {
+        if (validateDirect(plan.direct, req)) {
+          taken.direct++;
+          return;
+        }
+      } else {
+        // Without a direct plan the stock path starts from Express's own getter, as it always
+        // has (validate.ts pins the parsed query; the stock path keeps what it finds pinned).
+        delete (req as { query?: unknown }).query;
       }
       stock(route, plan.stock, req, res);
     };

@@ -28,10 +28,18 @@ export const validateRequest = step<ValidationNeeds>(function validateRequest(re
       return;
     }
   }
+  // Express 5's req.query is a getter that parses the query string on every read: parsed once
+  // here and pinned, as the validator's stock path pins it, so the checks below and the
+  // validator share one parse.
+  const query = req.query as Record<string, unknown>;
+  Object.defineProperty(req, "query", {
+    configurable: true,
+    enumerable: true,
+    writable: true,
+    value: query,
+  });
   const looseInPath = firstLooseInteger(params, operation.integers.path);
-  const loose =
-    looseInPath ??
-    firstLooseInteger(req.query as Record<string, unknown>, operation.integers.query);
+  const loose = looseInPath ?? firstLooseInteger(query, operation.integers.query);
   if (loose !== undefined) {
     next(engineErrors.looseInteger(looseInPath === undefined ? "query" : "params", loose));
     return;
@@ -42,6 +50,7 @@ export const validateRequest = step<ValidationNeeds>(function validateRequest(re
     next(fromValidator(err));
     return;
   }
+  // The validator may have replaced the object (its stock path coerces into a new one).
   const inQuery = firstNonFinite(req.query as Record<string, unknown>);
   const inPath = inQuery ?? firstNonFinite(params);
   if (inPath !== undefined) {
