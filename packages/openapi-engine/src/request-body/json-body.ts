@@ -59,7 +59,9 @@ export function jsonRequestBody(limitBytes: number) {
       next(engineErrors.bodyRequired());
       return;
     }
-    if (req.is("application/json") !== "application/json") {
+    // The Content-Type nearly every client sends is settled without type-is's parse.
+    const type = req.headers["content-type"];
+    if (type !== "application/json" && req.is("application/json") !== "application/json") {
       next(engineErrors.unsupportedMediaType());
       return;
     }
