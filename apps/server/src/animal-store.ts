@@ -17,6 +17,7 @@ import {
 import { createHandlers } from "./handlers.js";
 import { openStore, type Store } from "./store/index.js";
 import { openSqliteStore } from "./store/sqlite.js";
+import { checkStorage } from "./store/storage-check.js";
 
 /** The Animal Store as an application of the engine. */
 export const animalStore: Application<Store> = {
@@ -35,6 +36,7 @@ export const animalStore: Application<Store> = {
   // An in-memory SQLite database with the same schema: warm-up writes go there and vanish.
   openScratchStore: () => openSqliteStore(":memory:"),
   handlers: createHandlers,
+  checkStorage,
 };
 
 /** The Animal Store's configuration: `env` validated, its own defaults where `env` is silent. */
