@@ -3,7 +3,7 @@
  * the contract says: plan names and limits, the ban rule, sunset and deprecation dates, operation
  * names, method lists. The contract's values are read at start (the spec-edit tests prove each
  * one follows an edit); this scans the sources so a restated copy cannot come back. Operation
- * names may appear in one place only: the Animal Store's handler table, whose keys the generated
+ * names may appear in one place only: the Animal Store's handlers (src/handlers/), whose names the generated
  * types check.
  */
 import { readFileSync } from "node:fs";
@@ -14,7 +14,10 @@ import { code, literally, repo, sources } from "./support/source-scan.js";
 
 const ROOTS = ["apps/server/src/", "packages/openapi-engine/src/"];
 const { spec } = loadBundledSpec();
-const HANDLER_TABLE = "apps/server/src/handlers.ts";
+// The handlers' folder: each handler file names its operation (in the generated type it is
+// checked against), and index.ts is the table.
+const HANDLERS = "apps/server/src/handlers/";
+const HANDLER_TABLE = `${HANDLERS}index.ts`;
 
 const quoted = (value: string) => new RegExp(`["'\`]${literally(value)}["'\`]`);
 
@@ -45,7 +48,7 @@ function restatements(): Array<{ what: string; pattern: RegExp; allowedIn?: stri
     ...operations.map((op) => ({
       what: `operation ${op.operationId}`,
       pattern: quoted(op.operationId),
-      allowedIn: HANDLER_TABLE,
+      allowedIn: HANDLERS,
     })),
     ...dates,
     {
@@ -72,7 +75,9 @@ function findRestatements(files: Record<string, string>): string[] {
   for (const [file, text] of Object.entries(files)) {
     const stripped = code(text);
     for (const { what, pattern, allowedIn } of restatements()) {
-      if (file !== allowedIn && pattern.test(stripped)) found.push(`${file}: ${what}`);
+      if (!(allowedIn && file.startsWith(allowedIn)) && pattern.test(stripped)) {
+        found.push(`${file}: ${what}`);
+      }
     }
   }
   return found;
