@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { readSpec, specOperations } from "@animal-store/openapi";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundledContractPath } from "../src/contract-paths.js";
+import { failures } from "../src/drill-log.js";
 import { runRedocly } from "../src/redocly-cli.js";
 import { EDIT_KINDS } from "../src/spec-edit-kinds.js";
 
@@ -33,4 +34,23 @@ describe("the drill's spec edits", () => {
       expect(specOperations(readSpec(bundle).spec).length).toBeGreaterThan(0);
     },
   );
+});
+
+describe("the drill's reading of a pnpm test log", () => {
+  it("names the failing test files and turbo tasks, colours or not", () => {
+    const log = [
+      "@animal-store/openapi:test: \u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m test/interface-document.test.ts > pins",
+      "@animal-store/server:test:  FAIL  test/paging.test.ts > following next",
+      " Failed:    @animal-store/openapi#test, @animal-store/dev-loop#test, @animal-store/contract-tests#test, @animal-store/server#test",
+    ].join("\n");
+    expect(failures(log)).toEqual({
+      files: ["test/interface-document.test.ts", "test/paging.test.ts"],
+      tasks: [
+        "@animal-store/openapi#test",
+        "@animal-store/dev-loop#test",
+        "@animal-store/contract-tests#test",
+        "@animal-store/server#test",
+      ],
+    });
+  });
 });
