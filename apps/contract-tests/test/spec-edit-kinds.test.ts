@@ -17,7 +17,8 @@ const source = readFileSync(join(specDir, "openapi.yaml"), "utf8");
 const scratch = mkdtempSync(join(tmpdir(), "spec-edit-kinds-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe("the drill's spec edits", () => {
+// Under `pnpm drill:spec-edits` the spec already carries one of these edits.
+describe.skipIf(process.env.SPEC_EDIT_DRILL !== undefined)("the drill's spec edits", () => {
   it.concurrent.each(EDIT_KINDS.map((kind) => [kind.name, kind] as const))(
     "%s: applies to openapi.yaml, lints and bundles clean",
     async (name, kind) => {
