@@ -59,8 +59,28 @@ function firstListUrl(contract: Contract): string {
   return `${base}${list?.path ?? ""}`;
 }
 
+/** Drains `server` and exits 0 (1 if closing failed). */
+function stop(server: RunningServer, signal: string): void {
+  server.logger.info({ signal }, "shutting down");
+  server.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+}
+
 async function main(): Promise<void> {
-  let server: RunningServer;
+  let server: RunningServer | undefined;
+  let stopping: string | undefined;
+  // Installed before the server starts, so a signal never finds the process without them (it
+  // would die of it, mid-start). Ctrl-C reaches the server twice (the terminal signals the whole
+  // process group, and pnpm forwards it too): the second must not kill a server that is draining.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = signal;
+      if (server) stop(server, signal);
+    });
+  }
   let developmentKey: DevelopmentKey | null = null;
   try {
     server = await startServer(process.env, {
@@ -74,20 +94,10 @@ async function main(): Promise<void> {
     process.stderr.write(`animal-store: ${what}: ${message}\n`);
     process.exit(1);
   }
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    // Ctrl-C reaches the server twice (the terminal signals the whole process group, and pnpm
-    // forwards it too): the second must not kill a server that is draining.
-    if (stopping) return;
-    stopping = true;
-    server.logger.info({ signal }, "shutting down");
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-    process.on(signal, () => shutdown(signal));
+  // A signal during the start: stop now that there is a server to drain.
+  if (stopping) {
+    stop(server, stopping);
+    return;
   }
   if (developmentKey) printDevelopmentKey(developmentKey, server.url, server.contract);
 }
