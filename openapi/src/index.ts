@@ -26,6 +26,7 @@ export {
   type RateLimitPolicy,
   rateLimitPolicy,
   requestBodyLimitBytes,
+  requestTargetLimitBytes,
 } from "./extensions.js";
 export { bundledSpecPath, type LoadedSpec, loadBundledSpec, readSpec } from "./load.js";
 export {

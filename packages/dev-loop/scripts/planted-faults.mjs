@@ -53,8 +53,8 @@ const FAULTS = [
   {
     what: "the server dies of the second SIGINT (Ctrl-C and pnpm's forward)",
     file: "apps/server/src/main.ts",
-    text: "    process.on(signal, () => {\n      if (stopping) return;",
-    replacement: "    process.once(signal, () => {\n      if (stopping) return;",
+    text: "process.on(signal, () => shutdown(signal));",
+    replacement: "process.once(signal, () => shutdown(signal));",
     // The drill's Ctrl-C may deliver both SIGINTs as one (signals coalesce): this test sends the
     // second while a request is still draining.
     pkg: "apps/server",
