@@ -52,4 +52,5 @@ export {
   type ServerStatus,
   undeclaredStatuses,
 } from "./server-statuses.js";
+export { type SourceLines, type SpecPath, sourceLines } from "./source-lines.js";
 export { type StoredResource, storedResources } from "./stored-resources.js";

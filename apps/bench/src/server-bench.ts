@@ -2,6 +2,7 @@
  * Server throughput and latency: every scenario against every variant in interleaved rounds (the
  * variant order rotates each round), so a noisy moment on a shared machine hits all of them alike.
  */
+import { basePath, pageMax } from "./base-path.js";
 import { median, ratio } from "./stats.js";
 import {
   cpuMs,
@@ -26,20 +27,24 @@ const NEW_PET = JSON.stringify({ name: "Bench", categoryId: 1, status: "availabl
 export const SCENARIOS: readonly Scenario[] = [
   {
     id: "list20",
-    label: "GET /v1/pets?limit=20",
-    request: (key) => ({ method: "GET", path: "/v1/pets?limit=20", headers: bearer(key) }),
+    label: `GET ${basePath}/pets?limit=20`,
+    request: (key) => ({ method: "GET", path: `${basePath}/pets?limit=20`, headers: bearer(key) }),
   },
   {
     id: "list100",
-    label: "GET /v1/pets?limit=100",
-    request: (key) => ({ method: "GET", path: "/v1/pets?limit=100", headers: bearer(key) }),
+    label: `GET ${basePath}/pets?limit=${pageMax}`,
+    request: (key) => ({
+      method: "GET",
+      path: `${basePath}/pets?limit=${pageMax}`,
+      headers: bearer(key),
+    }),
   },
   {
     id: "create",
-    label: "POST /v1/pets",
+    label: `POST ${basePath}/pets`,
     request: (key) => ({
       method: "POST",
-      path: "/v1/pets",
+      path: `${basePath}/pets`,
       headers: { ...bearer(key), "content-type": "application/json" },
       body: NEW_PET,
     }),
@@ -104,7 +109,7 @@ export async function seed(variant: RunningVariant, count: number): Promise<void
   const scenario = SCENARIOS.find((s) => s.id === "create") as Scenario;
   const { headers, body } = scenario.request(variant.key);
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`${variant.url}/v1/pets`, {
+    const res = await fetch(`${variant.url}${basePath}/pets`, {
       method: "POST",
       headers,
       body: body ?? "",
@@ -123,7 +128,7 @@ export async function runServerBench(
   const scenarios = SCENARIOS.filter((s) => options.scenarios?.includes(s.id) ?? true);
   try {
     for (const spec of specs) {
-      const variant = await startVariant(spec.id, spec.env, "/v1/pets?limit=20");
+      const variant = await startVariant(spec.id, spec.env, `${basePath}/pets?limit=20`);
       running.push(variant);
       options.log(
         `  ${spec.id}: ready in ${variant.startMs.toFixed(0)} ms, first request ${variant.firstRequestMs.toFixed(1)} ms`,

@@ -96,7 +96,8 @@ export function createKeyWithCli(
   env: Record<string, string>,
   opts: { plan: string; name: string; perMinute?: number; perDay?: number },
 ): Promise<string> {
-  const args = [KEYS_CLI, "create", "--plan", opts.plan, "--name", opts.name];
+  // Scratch databases: the suites may create the key before any server has created the file.
+  const args = [KEYS_CLI, "create", "--create-database", "--plan", opts.plan, "--name", opts.name];
   if (opts.perMinute !== undefined) args.push("--per-minute", String(opts.perMinute));
   if (opts.perDay !== undefined) args.push("--per-day", String(opts.perDay));
   return new Promise((resolve, reject) => {

@@ -2,14 +2,19 @@
  * The keys CLI on the server's own configuration: `create` prints the key alone on stdout (so
  * `KEY=$(pnpm -s keys create ...)` works), `list` shows keys without secrets, `revoke` stops one.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { hashApiKey } from "@animal-store/openapi-engine";
+import { customPlan, plans, roomiestPlan } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { runKeysCommand } from "../src/keys-cli/keys-command.js";
 import { openSqliteStore } from "../src/store/sqlite.js";
 import { runKeys } from "./support/server-process.js";
 import { expectError, startTestApp, tempDir } from "./support/test-app.js";
 
+// Plans as the spec names them: a plan with fixed limits, and one whose limits are set per key.
+const plan = roomiestPlan.name;
+const custom = customPlan?.name as string;
 const temp = tempDir();
 const env = { DATABASE_URL: `file:${join(temp.dir, "keys.db")}` };
 afterAll(() => temp.remove());
@@ -28,10 +33,13 @@ async function keys(args: string[], environment: Record<string, string>) {
 
 describe("keys CLI", { timeout: 20_000 }, () => {
   it("as a process: prints the key alone on stdout, and the key works", async () => {
-    const created = await runKeys(["create", "--plan", "pro", "--name", "web"], env);
+    const created = await runKeys(
+      ["create", "--plan", plan, "--name", "web", "--create-database"],
+      env,
+    );
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^ask_[A-Za-z0-9_-]{32}\n$/);
-    expect(created.stderr).toMatch(/^created key_[0-9a-f]{16} \(pro, "web"\)/);
+    expect(created.stderr).toMatch(new RegExp(`\\ncreated key_[0-9a-f]{16} \\(${plan}, "web"\\)`));
     const key = created.stdout.trim();
 
     const app = await startTestApp({ store: await openSqliteStore(join(temp.dir, "keys.db")) });
@@ -39,7 +47,7 @@ describe("keys CLI", { timeout: 20_000 }, () => {
       const response = await app.api("/pets", { headers: { authorization: `Bearer ${key}` } });
       expect(response.status).toBe(200);
       expect(await app.store.findApiKeyByHash(hashApiKey(key))).toMatchObject({
-        plan: "pro",
+        plan,
         name: "web",
       });
     } finally {
@@ -54,7 +62,7 @@ describe("keys CLI", { timeout: 20_000 }, () => {
       [
         "create",
         "--plan",
-        "enterprise",
+        custom,
         "--name",
         "big corp",
         "--per-minute",
@@ -69,9 +77,9 @@ describe("keys CLI", { timeout: 20_000 }, () => {
     expect(listed.code).toBe(0);
     const [header, ...rows] = listed.stdout.trim().split("\n");
     expect(header).toMatch(/^ID\s+NAME\s+PLAN\s+LIMITS\s+CREATED\s+REVOKED$/);
-    expect(rows.some((row) => /big corp\s+enterprise\s+5000\/min 2000000\/day/.test(row))).toBe(
-      true,
-    );
+    expect(
+      rows.some((row) => new RegExp(`big corp\\s+${custom}\\s+5000/min 2000000/day`).test(row)),
+    ).toBe(true);
     expect(listed.stdout).not.toContain(key);
     expect(listed.stdout).not.toContain(hashApiKey(key));
 
@@ -79,7 +87,7 @@ describe("keys CLI", { timeout: 20_000 }, () => {
       Record<string, unknown>
     >;
     expect(json.find((record) => record.name === "big corp")).toMatchObject({
-      plan: "enterprise",
+      plan: custom,
       perMinute: 5000,
       perDay: 2000000,
       revokedAt: null,
@@ -88,9 +96,7 @@ describe("keys CLI", { timeout: 20_000 }, () => {
   });
 
   it("revokes a key by id, which then gets 401", async () => {
-    const key = (
-      await keys(["create", "--plan", "free", "--name", "gone soon"], env)
-    ).stdout.trim();
+    const key = (await keys(["create", "--plan", plan, "--name", "gone soon"], env)).stdout.trim();
     const json = JSON.parse((await keys(["list", "--json"], env)).stdout) as Array<{
       id: string;
       name: string;
@@ -116,20 +122,21 @@ describe("keys CLI", { timeout: 20_000 }, () => {
     [
       ["create", "--plan", "gold", "--name", "x"],
       2,
-      /--plan must be one of free, pro, business, enterprise/,
+      new RegExp(`--plan must be one of ${plans.map((p) => p.name).join(", ")}`),
     ],
-    [["create", "--plan", "pro"], 2, /--name is required/],
+    [["create", "--plan", plan], 2, /--name is required/],
     [
-      ["create", "--plan", "pro", "--name", "x", "--per-minute", "lots"],
+      ["create", "--plan", plan, "--name", "x", "--per-minute", "lots"],
       2,
       /--per-minute must be a whole number/,
     ],
-    [["create", "--plan", "pro", "--name", "x", "--colour", "red"], 2, /Unknown option '--colour'/],
-    [["create", "--plan", "enterprise", "--name", "x"], 1, /enterprise key needs its own/],
+    [["create", "--plan", plan, "--name", "x", "--colour", "red"], 2, /Unknown option '--colour'/],
+    [["create", "--plan", custom, "--name", "x"], 1, new RegExp(`${custom} key needs its own`)],
     [["revoke"], 2, /exactly one key id/],
     [["revoke", "key_nope"], 1, /no key with id key_nope/],
-    [["rotate"], 2, /usage:/],
-    [[], 2, /usage:/],
+    [["rotate"], 2, /^keys: unknown command "rotate"\nusage:/],
+    [["delete", "key_1"], 2, /^keys: unknown command "delete"\nusage:/],
+    [[], 2, /^keys: a command is needed\nusage:/],
   ])("%j exits %i with a clear message and nothing on stdout", async (args, code, message) => {
     const result = await keys(args, env);
     expect(result.code).toBe(code);
@@ -141,5 +148,47 @@ describe("keys CLI", { timeout: 20_000 }, () => {
     const result = await keys(["list"], { DATABASE_URL: "redis://nope" });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("DATABASE_URL");
+  });
+
+  it.each([["-h"], ["--help"], ["help"]])(
+    "%j prints the usage on stdout and exits 0",
+    async (flag) => {
+      const result = await keys([flag], env);
+      expect(result).toEqual({
+        code: 0,
+        stdout: expect.stringMatching(/^usage:\n {2}keys create/),
+        stderr: "",
+      });
+    },
+  );
+
+  it("names the database it acts on, on stderr, before acting", async () => {
+    const listed = await keys(["list"], env);
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toBe(`keys: database SQLite file:${join(temp.dir, "keys.db")}\n`);
+    const postgres = await keys(["list"], {
+      DATABASE_URL: "postgres://alice:s3cret@127.0.0.1:1/nowhere",
+      DATABASE_SCHEMA: "tenant_a",
+    });
+    expect(postgres.stderr).toMatch(
+      /^keys: database PostgreSQL postgres:\/\/alice:\*\*\*@127\.0\.0\.1:1\/nowhere \(schema tenant_a\)\n/,
+    );
+    expect(postgres.stderr).not.toContain("s3cret");
+  });
+
+  it("refuses a file: database that does not exist, unless asked to create it", async () => {
+    const typo = { DATABASE_URL: `file:${join(temp.dir, "kyes.db")}` };
+    const refused = await keys(["create", "--plan", "pro", "--name", "x"], typo);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain(`keys: no database at ${join(temp.dir, "kyes.db")}`);
+    expect(refused.stderr).toContain("--create-database");
+    expect(existsSync(join(temp.dir, "kyes.db"))).toBe(false);
+    const created = await keys(
+      ["create", "--create-database", "--plan", "pro", "--name", "x"],
+      typo,
+    );
+    expect(created.code).toBe(0);
+    expect(existsSync(join(temp.dir, "kyes.db"))).toBe(true);
   });
 });

@@ -3,6 +3,7 @@
  * as a person would edit openapi.yaml, builds the app from it, and finds the server doing what
  * the edited spec says, with no change to the server's code.
  */
+
 import { Writable } from "node:stream";
 import { type LoadedSpec, loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
 import {
@@ -14,6 +15,7 @@ import {
   planPerMinute,
   type SpecEdit,
 } from "@animal-store/test-support/spec-edits";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { startTestApp } from "./support/test-app.js";
@@ -52,7 +54,7 @@ describe("a plan's limit edited in x-rate-limit-plans", () => {
       expect(keyed.headers.get("x-ratelimit-limit")).not.toBe(String(perMinute));
       const mine = await app.api(list.path, { headers: { authorization: `Bearer ${key}` } });
       expect(mine.headers.get("x-ratelimit-limit")).toBe(String(perMinute));
-      const anonymous = await fetch(`${app.url}/v1${list.path}`);
+      const anonymous = await fetch(`${app.url}${basePath}${list.path}`);
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get("x-ratelimit-limit")).toBe(String(perMinute));
     } finally {
@@ -74,7 +76,9 @@ describe("an operation deprecated in the spec", () => {
         `@${Date.parse("2026-06-01T00:00:00Z") / 1000}`,
       );
       expect(answer.headers.get("sunset")).toBe(new Date("2999-06-01T00:00:00Z").toUTCString());
-      expect(answer.headers.get("link")).toBe('</v1/pets/{petId}>; rel="successor-version"');
+      expect(answer.headers.get("link")).toBe(
+        `<${basePath}/pets/{petId}>; rel="successor-version"`,
+      );
     } finally {
       await app.close();
     }
@@ -89,11 +93,11 @@ describe("an operation deprecated in the spec", () => {
       expect(first.status).toBe(200);
       const links = (first.headers.get("link") ?? "").split(/,\s*(?=<)/);
       expect(links).toEqual([
-        '</v1/pets/{petId}>; rel="successor-version"',
+        `<${basePath}/pets/{petId}>; rel="successor-version"`,
         expect.stringMatching(/^<\?limit=1&cursor=[A-Za-z0-9_-]+>; rel="next"$/),
       ]);
       const last = await app.api(`${list.path}?limit=2`);
-      expect(last.headers.get("link")).toBe('</v1/pets/{petId}>; rel="successor-version"');
+      expect(last.headers.get("link")).toBe(`<${basePath}/pets/{petId}>; rel="successor-version"`);
     } finally {
       await app.close();
     }
@@ -140,14 +144,14 @@ describe("an operation opened to callers without a key (security: [])", () => {
   it("answers them, counted per address, while the others still ask for a key", async () => {
     const app = await startTestApp({ spec: editedSpec(openToAnyone("listPets")) });
     try {
-      const open = await fetch(`${app.url}/v1${list.path}`);
+      const open = await fetch(`${app.url}${basePath}${list.path}`);
       expect(open.status).toBe(200);
       expect(open.headers.get("x-ratelimit-limit")).toBe(String(policy.plans[plan]?.perMinute));
-      const withBadKey = await fetch(`${app.url}/v1${list.path}`, {
+      const withBadKey = await fetch(`${app.url}${basePath}${list.path}`, {
         headers: { authorization: "Bearer ask_not-a-key" },
       });
       expect(withBadKey.status).toBe(200);
-      const other = await fetch(`${app.url}/v1${list.path}/1`);
+      const other = await fetch(`${app.url}${basePath}${list.path}/1`);
       expect(other.status).toBe(401);
     } finally {
       await app.close();
@@ -174,7 +178,7 @@ describe("an optional response property added to a schema", () => {
 });
 
 describe("an operation the spec adds before its handler exists", () => {
-  it("is named at start, and each call says so in the log while answering 500", async () => {
+  it("is named once at start, and each call answers 500 not_implemented in the Error shape", async () => {
     const spec = editedSpec((s) => {
       s.paths["/pets/{petId}/owner"] = {
         get: {
@@ -188,14 +192,27 @@ describe("an operation the spec adds before its handler exists", () => {
     const app = await startTestApp({ spec, logger });
     try {
       logger.flush();
+      const named = (): unknown[] =>
+        lines.filter((line) => String(line.msg).includes("getPetOwnerWithoutHandler"));
       expect(lines.map((line) => line.msg)).toContain(
-        "no handler for getPetOwnerWithoutHandler (GET /pets/{petId}/owner): it answers 500 until one is added",
+        "no handler for getPetOwnerWithoutHandler (GET /pets/{petId}/owner): it answers 500 not_implemented until one is added",
       );
-      const answer = await app.api("/pets/1/owner");
-      expect(answer.status).toBe(500);
+      for (let call = 0; call < 2; call++) {
+        const answer = await app.api("/pets/1/owner");
+        expect(answer.status).toBe(500);
+        expect(answer.headers.get("x-request-id")).toBeTruthy();
+        expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+        expect(await answer.json()).toEqual({
+          code: "not_implemented",
+          message: "The operation getPetOwnerWithoutHandler is not implemented yet by this server.",
+          status: 500,
+        });
+      }
       logger.flush();
-      const failed = lines.filter((line) => line.msg === "request failed");
-      expect(JSON.stringify(failed)).toContain("no handler for getPetOwnerWithoutHandler");
+      expect(named()).toHaveLength(1);
+      expect(lines.filter((line) => line.msg === "request failed")).toEqual([]);
+      // The other operations are served as ever.
+      expect((await app.api("/pets")).status).toBe(200);
     } finally {
       await app.close();
     }

@@ -1,10 +1,14 @@
 // The loop end to end on a scratch copy of the contract, with the real mock launcher as the
 // service it restarts: a good save reaches the mock, a bad save is reported and changes nothing.
+
 import { connect } from "node:net";
 import { join } from "node:path";
+import { basePathOf, loadBundledSpec } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevLoop } from "../src/dev-loop.mjs";
 import { freePort, type Json, layout, scratchSpec } from "./scratch.js";
+
+const basePath = basePathOf(loadBundledSpec().spec);
 
 const scratch = scratchSpec();
 const lines: string[] = [];
@@ -13,7 +17,7 @@ let loop: Awaited<ReturnType<typeof startDevLoop>>;
 
 /** GET /v1/pets on the mock asking for the named example `name` (status and body). */
 async function example(name: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`http://127.0.0.1:${port}/v1/pets`, {
+  const res = await fetch(`http://127.0.0.1:${port}${basePath}/pets`, {
     headers: { Authorization: "Bearer k", Prefer: `example=${name}` },
   });
   return { status: res.status, body: await res.json() };
@@ -61,7 +65,7 @@ describe("startDevLoop", { timeout: 60_000 }, () => {
   });
 
   it("builds, then serves the bundled spec", async () => {
-    expect(lines.join("\n")).toMatch(/mock answering after .*ready .* after start/);
+    expect(lines.join("\n")).toMatch(/\[dev\] start: started mock in .*ready .* after start/);
     expect((await example("empty")).body).toEqual([]);
   });
 
@@ -80,7 +84,9 @@ describe("startDevLoop", { timeout: 60_000 }, () => {
       };
     });
     const done = await printed((line) => line.includes("after the save"), from);
-    expect(done).toMatch(/lint \d+ ms, bundle \d+ ms, generate \d+ ms \(regenerated api-types\)/);
+    expect(done).toMatch(
+      /^\[dev\] openapi\.yaml saved: restarted mock in [\d.]+ m?s \(lint [\d.]+ m?s, bundle [\d.]+ m?s, generate [\d.]+ m?s, regenerated api-types/,
+    );
     expect(await example("fromTest")).toEqual({
       status: 200,
       body: [{ id: 9, name: "Nine", categoryId: 1 }],
@@ -94,7 +100,8 @@ describe("startDevLoop", { timeout: 60_000 }, () => {
     });
     await printed((line) => line.includes("lint failed; the last good build keeps running"), from);
     const problem = await printed((line) => line.includes("no-invalid-media-type-examples"), from);
-    expect(problem).toMatch(/openapi\.yaml:\d+:\d+ {2}error/);
+    // Relative to the root the loop was given (the repository's, under `pnpm dev`).
+    expect(problem).toMatch(/^ {2}openapi\/openapi\.yaml:\d+:\d+ {2}error/);
     expect(lines.slice(from).some((line) => line.includes("after the save"))).toBe(false);
     expect((await example("fromTest")).body).toEqual([{ id: 9, name: "Nine", categoryId: 1 }]);
   });

@@ -49,7 +49,8 @@ export function errorHandler(logger: Logger, options: { checked: boolean }) {
     let error: EngineError;
     if (err instanceof EngineError) {
       error = err;
-      if (error.status >= 500) logFailure(req, requestId, err);
+      // not_implemented was logged once, at start, for its operation: not again per call.
+      if (error.status >= 500 && error.code !== "not_implemented") logFailure(req, requestId, err);
     } else {
       logFailure(req, requestId, err);
       error =
