@@ -78,6 +78,13 @@ export interface ScenarioFigures {
   errors: number;
   vsExpress: number;
   vsRaw: number;
+  /** req/s against Fastify + fastify-openapi-glue (NaN when that variant did not run). */
+  vsFastify: number;
+  /** CPU µs per request against raw node:http's and Fastify's, same rounds (lower is better). */
+  cpuVsRaw: number;
+  cpuVsFastify: number;
+  /** req/s against (a), ours on SQLite as shipped, same rounds: the scale-out path's figure. */
+  vsSqlite: number;
   /** Against the `--compare` snapshot of an earlier build (NaN without one). */
   vsBefore: number;
 }
@@ -192,9 +199,13 @@ export async function runServerBench(
 export function summarise(figures: VariantFigures[], results: Map<string, RoundResult[]>) {
   const roundsOf = (id: VariantId, scenario: Scenario["id"]) =>
     results.get(`${id}/${scenario}`) ?? [];
-  const pairedRatio = (rounds: RoundResult[], baseline: RoundResult[]) =>
+  // Each round's pair ran seconds apart, so the median of per-round ratios.
+  const paired = (rounds: RoundResult[], baseline: RoundResult[], field: keyof RoundResult) =>
     median(
-      rounds.flatMap((r, i) => (baseline[i] ? [ratio(r.reqPerSec, baseline[i].reqPerSec)] : [])),
+      rounds.flatMap((r, i) => {
+        const base = baseline[i];
+        return base ? [ratio(r[field] as number, base[field] as number)] : [];
+      }),
     );
   for (const variant of figures) {
     for (const scenario of SCENARIOS) {
@@ -207,9 +218,13 @@ export function summarise(figures: VariantFigures[], results: Map<string, RoundR
         p50Ms: median(rounds.map((r) => r.p50Ms)),
         p99Ms: median(rounds.map((r) => r.p99Ms)),
         errors: rounds.reduce((sum, r) => sum + r.errors, 0),
-        vsExpress: pairedRatio(rounds, roundsOf("bare-express", scenario.id)),
-        vsRaw: pairedRatio(rounds, roundsOf("raw-http", scenario.id)),
-        vsBefore: pairedRatio(rounds, roundsOf("ours-before", scenario.id)),
+        vsExpress: paired(rounds, roundsOf("bare-express", scenario.id), "reqPerSec"),
+        vsRaw: paired(rounds, roundsOf("raw-http", scenario.id), "reqPerSec"),
+        vsFastify: paired(rounds, roundsOf("fastify-glue", scenario.id), "reqPerSec"),
+        cpuVsRaw: paired(rounds, roundsOf("raw-http", scenario.id), "cpuUsPerRequest"),
+        cpuVsFastify: paired(rounds, roundsOf("fastify-glue", scenario.id), "cpuUsPerRequest"),
+        vsSqlite: paired(rounds, roundsOf("ours-sqlite", scenario.id), "reqPerSec"),
+        vsBefore: paired(rounds, roundsOf("ours-before", scenario.id), "reqPerSec"),
       };
     }
   }

@@ -14,6 +14,7 @@ export type VariantId =
   | "ours-sqlite"
   | "bare-express"
   | "raw-http"
+  | "fastify-glue"
   | "ours-pg-redis"
   | "ours-before";
 

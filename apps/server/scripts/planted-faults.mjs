@@ -227,8 +227,8 @@ const FAULTS = [
   [
     "one key cache for valid and unknown keys",
     "../../packages/openapi-engine/src/auth/api-keys.ts",
-    "      if (record === null) remember(unknown, keyHash, now + ttlMs);",
-    "      if (record === null) remember(valid, keyHash, { record, expiresAt: now + ttlMs } as never);",
+    "      if (record === null) remember(unknown, plaintextKey, now + ttlMs);",
+    "      if (record === null) remember(valid, plaintextKey, { record, expiresAt: now + ttlMs } as never);",
     "engine:src/auth/api-keys.test.ts",
     "one cache for all",
   ],
@@ -271,6 +271,30 @@ const FAULTS = [
     "done(engineErrors.unsupportedMediaType());",
     "test/body-text.test.ts",
     "unsupported_encoding",
+  ],
+  [
+    "PostgreSQL creates written one statement each (no group commit)",
+    "src/store/batched-creates.ts",
+    "    private readonly maxBatch = 500,",
+    "    private readonly maxBatch = 1,",
+    "src/store/batched-creates.test.ts",
+    "as one statement",
+  ],
+  [
+    "a refused PostgreSQL batch fails every create in it",
+    "src/store/batched-creates.ts",
+    "      for (const item of batch) await this.commit([item]);",
+    "      for (const { reject } of batch) reject(err);",
+    "src/store/batched-creates.test.ts",
+    "only the refused one fails",
+  ],
+  [
+    "a batch's rows handed out in the order PostgreSQL returned them, unchecked",
+    "src/store/batched-creates.ts",
+    "  if (sorted.every((row, i) => contentKey(row) === keys[i])) return sorted;",
+    "  if (keys.length > 0) return sorted;",
+    "src/store/batched-creates.test.ts",
+    "by content",
   ],
 ];
 

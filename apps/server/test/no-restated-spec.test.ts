@@ -14,7 +14,9 @@ import { code, literally, repo, sources } from "./support/source-scan.js";
 
 const ROOTS = ["apps/server/src/", "packages/openapi-engine/src/"];
 const { spec } = loadBundledSpec();
-const HANDLER_TABLE = "apps/server/src/handlers.ts";
+// The handlers are named by operationId (one file per operation, the table in its index.ts).
+const HANDLERS = "apps/server/src/handlers/";
+const HANDLER_TABLE = `${HANDLERS}index.ts`;
 
 const quoted = (value: string) => new RegExp(`["'\`]${literally(value)}["'\`]`);
 
@@ -45,7 +47,7 @@ function restatements(): Array<{ what: string; pattern: RegExp; allowedIn?: stri
     ...operations.map((op) => ({
       what: `operation ${op.operationId}`,
       pattern: quoted(op.operationId),
-      allowedIn: HANDLER_TABLE,
+      allowedIn: HANDLERS,
     })),
     ...dates,
     {
@@ -72,7 +74,8 @@ function findRestatements(files: Record<string, string>): string[] {
   for (const [file, text] of Object.entries(files)) {
     const stripped = code(text);
     for (const { what, pattern, allowedIn } of restatements()) {
-      if (file !== allowedIn && pattern.test(stripped)) found.push(`${file}: ${what}`);
+      const allowed = allowedIn !== undefined && file.startsWith(allowedIn);
+      if (!allowed && pattern.test(stripped)) found.push(`${file}: ${what}`);
     }
   }
   return found;

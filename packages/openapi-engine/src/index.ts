@@ -47,9 +47,12 @@ export type { OpsRoute } from "./ops-routes/ops-routes.js";
 export {
   type BanSettings,
   createMemoryRateLimiter,
+  createRateLimiter,
   createRedisRateLimiter,
+  limitsFor,
   type PlanLimits,
   type RateLimitDecision,
   type RateLimiter,
 } from "./rate-limit/index.js";
+export { staticResponseHeaders } from "./response-headers/response-headers.js";
 export { type RunningServer, type StartOptions, startEngine } from "./start.js";

@@ -1,7 +1,7 @@
 /**
  * API keys: issued as random bearer tokens, stored only as SHA-256 hashes (a key has 192 random
  * bits, so a fast hash is enough), looked up through a short cache so the hot path rarely touches
- * the database. A revoked key stops working within the cache TTL.
+ * the database (or hashes at all). A revoked key stops working within the cache TTL.
  */
 import { hash, randomBytes } from "node:crypto";
 import type { RateLimitPolicy } from "@animal-store/openapi";
@@ -78,8 +78,12 @@ const BUDGET_WINDOW_MS = 60_000;
 const MAX_TRACKED_ADDRESSES = 100_000;
 
 /**
- * A KeyLookup over the store with TTL caches keyed by hash; `ttlMs` 0 disables them. A cache hit
- * answers synchronously (no promise on the hot path). The caches hold hashes, never keys.
+/**
+ * A KeyLookup over the store with TTL caches; `ttlMs` 0 disables them. A cache hit answers
+ * synchronously (no promise on the hot path) and without hashing: the caches are keyed by the
+ * presented token, and only a miss computes the SHA-256 the store searches by. The tokens stay in
+ * this process's memory for the TTL, as the requests that carried them do; the store and the logs
+ * only ever see hashes.
  *
  * Valid and unknown keys are cached apart, so a flood of random keys (which only ever fills the
  * unknown cache) cannot evict the keys of real callers. And unknown keys cost a bounded number
@@ -99,32 +103,31 @@ export function createKeyLookup(
   const misses = new Map<string, number>();
   let windowEnds = 0;
   return function lookupApiKey(plaintextKey: string, address?: () => string) {
-    const keyHash = hashApiKey(plaintextKey);
-    const hit = valid.get(keyHash);
+    const hit = valid.get(plaintextKey);
     const now = performance.now();
     if (hit && hit.expiresAt > now) return hit.record;
-    const unknownUntil = unknown.get(keyHash);
+    const unknownUntil = unknown.get(plaintextKey);
     if (unknownUntil !== undefined && unknownUntil > now) return null;
-    if (address === undefined) return fromStore(keyHash, undefined);
+    if (address === undefined) return fromStore(plaintextKey, undefined);
     if (now >= windowEnds || misses.size >= MAX_TRACKED_ADDRESSES) {
       misses.clear();
       windowEnds = now + BUDGET_WINDOW_MS;
     }
     const from = address();
     if ((misses.get(from) ?? 0) >= budget.perMinute) return null;
-    return fromStore(keyHash, from);
+    return fromStore(plaintextKey, from);
   };
 
-  async function fromStore(keyHash: string, from: string | undefined) {
+  async function fromStore(plaintextKey: string, from: string | undefined) {
     const now = performance.now();
-    const found = await store.findApiKeyByHash(keyHash);
+    const found = await store.findApiKeyByHash(hashApiKey(plaintextKey));
     const record = found && found.revokedAt === null ? found : null;
     if (record === null && from !== undefined) misses.set(from, (misses.get(from) ?? 0) + 1);
     if (ttlMs > 0) {
-      if (record === null) remember(unknown, keyHash, now + ttlMs);
+      if (record === null) remember(unknown, plaintextKey, now + ttlMs);
       else {
-        unknown.delete(keyHash);
-        remember(valid, keyHash, { record, expiresAt: now + ttlMs });
+        unknown.delete(plaintextKey);
+        remember(valid, plaintextKey, { record, expiresAt: now + ttlMs });
       }
     }
     return record;
