@@ -79,6 +79,7 @@ export async function startEngine<S extends EngineStore>(
   let limiter: RateLimiter | undefined;
   let server: ReturnType<typeof createHttpServer>;
   try {
+    await application.checkStorage?.(store, contract.spec);
     await options.beforeListen?.({ store, contract, config });
     limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
     const handlers = application.handlers(options.handlerStore?.(store) ?? store, contract);
