@@ -72,6 +72,13 @@ describe("Host (planted fault: Host not checked, or Node's bare 400 for a missin
     expectErrorShape(answers, 400, "malformed_request");
   });
 
+  it("pipelined behind a served request: answered after it, in order, and nothing after it", async () => {
+    const get = (host: string) => `GET ${base}/pets?limit=1 HTTP/1.1\r\n${host}${auth()}\r\n`;
+    const answers = await answersTo(get("Host: x\r\n") + get("") + get("Host: x\r\n"));
+    expect(answers.map((a) => a.status)).toEqual([200, 400]);
+    expect(JSON.parse(answers[1]?.body ?? "{}")).toMatchObject({ code: "malformed_request" });
+  });
+
   it.each([["localhost:8080"], ["[::1]:8080"], ["api.animal-store.example"], ["127.0.0.1"]])(
     "a valid Host is served: %s",
     async (host) => {
