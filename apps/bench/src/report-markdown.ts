@@ -74,6 +74,7 @@ export function renderMarkdown(r: BenchResults): string {
     "",
     section("Server throughput and latency", r.server, (variants) => {
       const compared = variants.some((v) => v.id === "ours-before");
+      const metricsOff = variants.some((v) => v.id === "ours-no-metrics");
       const rows = variants.flatMap((v) =>
         Object.entries(v.scenarios).map(([id, f]) => [
           v.label,
@@ -85,6 +86,7 @@ export function renderMarkdown(r: BenchResults): string {
           times(f.vsExpress),
           times(f.vsRaw),
           ...(compared ? [times(f.vsBefore)] : []),
+          ...(metricsOff ? [times(f.cpuVsNoMetrics)] : []),
           f.errors === 0 ? "0" : `**${f.errors}**`,
         ]),
       );
@@ -105,7 +107,15 @@ export function renderMarkdown(r: BenchResults): string {
         int(v.rssAfterMb),
       ]);
       return [
-        table([...head, ...(compared ? ["vs before"] : []), "errors"], rows),
+        table(
+          [
+            ...head,
+            ...(compared ? ["vs before"] : []),
+            ...(metricsOff ? ["CPU/req vs metrics off"] : []),
+            "errors",
+          ],
+          rows,
+        ),
         "",
         table(
           ["variant", "start to ready (ms)", "first request (ms)", "RSS after run (MB)"],

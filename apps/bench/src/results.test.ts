@@ -14,6 +14,7 @@ const scenario = (reqPerSec: number, vsExpress: number, p99Ms: number): Scenario
   vsExpress,
   vsRaw: vsExpress / 3,
   vsBefore: Number.NaN,
+  cpuVsNoMetrics: 1.01,
 });
 
 const ours: VariantFigures = {
@@ -109,8 +110,9 @@ describe("evaluateTargets", () => {
     const dev = targets.find((t) => t.label.startsWith("spec edit"));
     expect(dev).toMatchObject({ met: null, actual: "not measured" });
     const noServer = evaluateTargets({ ...base, server: { ok: false, reason: "x" } });
-    // The server's six, and the two sections the base leaves out (pnpm dev, the mock).
-    expect(noServer.filter((t) => t.met === null)).toHaveLength(8);
+    // The server's seven (metrics' cost included), and the two sections the base leaves out
+    // (pnpm dev, the mock).
+    expect(noServer.filter((t) => t.met === null)).toHaveLength(9);
     const noPaging = evaluateTargets({ ...base, paging: { ok: false, reason: "x" } });
     const pagingTargets = noPaging.filter((t) => /^(page 50|a list on)/.test(t.label));
     expect(pagingTargets.map((t) => t.met)).toEqual([null, null]);

@@ -75,6 +75,8 @@ export interface ScenarioFigures {
   vsRaw: number;
   /** Against the `--compare` snapshot of an earlier build (NaN without one). */
   vsBefore: number;
+  /** CPU per request against the shipped server with METRICS_PORT=0, paired by round. */
+  cpuVsNoMetrics: number;
 }
 
 /** Everything measured about one variant. */
@@ -205,6 +207,12 @@ export function summarise(figures: VariantFigures[], results: Map<string, RoundR
         vsExpress: pairedRatio(rounds, roundsOf("bare-express", scenario.id)),
         vsRaw: pairedRatio(rounds, roundsOf("raw-http", scenario.id)),
         vsBefore: pairedRatio(rounds, roundsOf("ours-before", scenario.id)),
+        cpuVsNoMetrics: median(
+          rounds.flatMap((r, i) => {
+            const off = roundsOf("ours-no-metrics", scenario.id)[i];
+            return off ? [ratio(r.cpuUsPerRequest, off.cpuUsPerRequest)] : [];
+          }),
+        ),
       };
     }
   }

@@ -63,6 +63,8 @@ export async function spawnServer(
       HOST: "127.0.0.1",
       PORT: String(port),
       LOG_LEVEL: "warn",
+      // Several instances on one host: no metrics listener unless a suite asks for one.
+      METRICS_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,17 +2,24 @@
  * The artifact (`pnpm artifact <dir>`) outside the repository: moved to a temporary folder and
  * started from another working directory with its production defaults, once on a SQLite file (its
  * default place, inside the artifact) and once on PostgreSQL + Redis. Both serve the API under
- * the bundled spec's base path and the docs page; its keys CLI works on the same database.
+ * the bundled spec's base path and the docs page; its keys CLI works on the same database; its
+ * /metrics, on a listener of its own, counts what was sent.
  */
 import { existsSync } from "node:fs";
 import { basePathOf, loadBundledSpec } from "@animal-store/openapi";
 import { useService } from "@animal-store/test-support";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DeployedArtifact, deployArtifact } from "../src/artifact.js";
-import { contractLimits } from "../src/contract-limits.js";
+import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
+import { checkMetricsAgainstRequests } from "../src/metrics-check.js";
 import { createTestDatabase, type TestDatabase } from "../src/pg-database.js";
 import { createRedisNamespace, type RedisNamespace } from "../src/redis-namespace.js";
-import { createKeyWithCli, type ServerProcess, spawnServer } from "../src/server-process.js";
+import {
+  createKeyWithCli,
+  freePort,
+  type ServerProcess,
+  spawnServer,
+} from "../src/server-process.js";
 
 const base = basePathOf(loadBundledSpec().spec);
 const limits = contractLimits();
@@ -26,11 +33,32 @@ beforeAll(() => {
 afterAll(() => artifact?.remove());
 
 /** The artifact's server on `env`; NODE_ENV and DATABASE_URL left to the artifact unless given. */
-function startArtifact(env: Record<string, string>): Promise<ServerProcess> {
-  return spawnServer(
-    { NODE_ENV: "", LOG_LEVEL: "info", ...env },
+async function startArtifact(
+  env: Record<string, string>,
+): Promise<{ server: ServerProcess; metricsUrl: string }> {
+  const metricsPort = await freePort();
+  const server = await spawnServer(
+    { NODE_ENV: "", LOG_LEVEL: "info", METRICS_PORT: String(metricsPort), ...env },
     { entry: artifact.entry, cwd: artifact.cwd },
   );
+  return { server, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` };
+}
+
+/** Creates the keys the checks use with the artifact's CLI: a roomy one and one of 2 a minute. */
+async function keys(env: Record<string, string>) {
+  const roomyKey = await createKeyWithCli(env, {
+    plan: limits.largest.name,
+    name: "artifact",
+    cli: artifact.keysCli,
+  });
+  const tightKey = await createKeyWithCli(env, {
+    plan: limits.customPlan,
+    name: "tight",
+    perMinute: 2,
+    perDay: 100,
+    cli: artifact.keysCli,
+  });
+  return { roomyKey, tightKey, tightPlan: limits.customPlan, tightPerMinute: 2 };
 }
 
 async function servesApiAndDocs(server: ServerProcess, key: string): Promise<void> {
@@ -50,21 +78,18 @@ describe("the artifact on its default SQLite file", () => {
   let server: ServerProcess;
   afterAll(async () => server?.kill());
 
-  it("starts from another directory in production mode and serves the API and /docs", async () => {
-    server = await startArtifact({});
+  it("starts from another directory in production mode, serves the API and /docs, counts in /metrics", async () => {
+    const started = await startArtifact({});
+    server = started.server;
+    const { metricsUrl } = started;
     // Production mode: no development key is created on the empty database.
     expect(server.output()).not.toContain("development API key");
     expect(existsSync(`${artifact.dir}/data/animal-store.db`)).toBe(true);
     expect(existsSync(`${artifact.cwd}/data`)).toBe(false);
-    const key = await createKeyWithCli(
-      {},
-      {
-        plan: limits.largest.name,
-        name: "artifact",
-        cli: artifact.keysCli,
-      },
-    );
-    await servesApiAndDocs(server, key);
+    const made = await keys({});
+    await servesApiAndDocs(server, made.roomyKey);
+    await awayFromMinuteEdge(5000);
+    await checkMetricsAgainstRequests({ apiUrl: server.url, metricsUrl, basePath: base, ...made });
   });
 });
 
@@ -78,18 +103,18 @@ describe.skipIf(!pg.available || !redis.available)("the artifact on PostgreSQL +
     await db?.drop();
   });
 
-  it("starts from another directory and serves the API and /docs", async () => {
+  it("starts from another directory, serves the API and /docs, counts in /metrics", async () => {
     if (!pg.available || !redis.available) return;
     db = await createTestDatabase(pg.url, "artifact");
     ns = createRedisNamespace(redis.url, "artifact");
     const env = { DATABASE_URL: db.url, REDIS_URL: redis.url, RATE_LIMIT_REDIS_PREFIX: ns.prefix };
-    server = await startArtifact(env);
-    const key = await createKeyWithCli(env, {
-      plan: limits.largest.name,
-      name: "artifact",
-      cli: artifact.keysCli,
-    });
-    await servesApiAndDocs(server, key);
+    const started = await startArtifact(env);
+    server = started.server;
+    const { metricsUrl } = started;
+    const made = await keys(env);
+    await servesApiAndDocs(server, made.roomyKey);
+    await awayFromMinuteEdge(5000);
+    await checkMetricsAgainstRequests({ apiUrl: server.url, metricsUrl, basePath: base, ...made });
     expect(await ns.countKeys()).toBeGreaterThan(0);
   });
 });

@@ -16,8 +16,11 @@ import { type Contract, compileContract } from "./contract/contract.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { Lifecycle } from "./lifecycle/lifecycle.js";
+import { measureRequests } from "./metrics/measure.js";
+import type { EngineMetrics } from "./metrics/metrics.js";
 import { type CompiledOperation, compileOperations, withHandlers } from "./operations.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
+import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
 import { jsonRequestBody } from "./request-body/json-body.js";
 import { type RequestLocals, requestContext } from "./request-context/request-context.js";
@@ -52,6 +55,15 @@ export interface ApiAppDeps {
   keyLookup?: KeyLookup | undefined;
   /** The application's own ops routes, outside the base path (see ops-routes.ts). */
   opsRoutes?: readonly OpsRoute[] | undefined;
+  /** Where requests are counted for /metrics; none: nothing is counted (metrics off). */
+  metrics?: EngineMetrics | undefined;
+  /** The probes /readyz runs (start.ts shares them with its own checks); default built here. */
+  readiness?: ReadinessMonitor | undefined;
+}
+
+/** What /readyz probes: the store (as "database") and the rate limiter. */
+export function readinessProbes(deps: { keyStore: LimiterLike; limiter: LimiterLike }) {
+  return { database: deps.keyStore, "rate-limit store": deps.limiter };
 }
 
 /** Assembles the API app: the contract's operations under its base path, ops routes at the root. */
@@ -63,6 +75,8 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy > 0 ? config.trustProxy : false);
+  const { metrics } = deps;
+  if (metrics) app.use(measureRequests(metrics, contract.basePath));
 
   // Every request, ops routes included.
   app.use(
@@ -82,7 +96,16 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     ),
   );
   const counting = (counted: (req: express.Request) => boolean) =>
-    rateLimit({ limiter: deps.limiter, clock, limitsFor: limits, counted });
+    rateLimit({
+      limiter: deps.limiter,
+      clock,
+      limitsFor: limits,
+      counted,
+      onRefused:
+        metrics &&
+        ((caller, code) =>
+          metrics.refused(caller.kind === "key" ? caller.key.plan : undefined, code)),
+    });
   const count = counting(() => true);
   const { realm } = contract;
   const checked = config.validateResponses;
@@ -133,7 +156,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   app.use(
     opsRoutes({
       specText: contract.text,
-      probes: { database: deps.keyStore, "rate-limit store": deps.limiter },
+      readiness: deps.readiness ?? readinessMonitor(readinessProbes(deps), logger),
       degradable: ["rate-limit store"],
       docsHtmlPath: config.docsHtmlPath,
       docsBuildHint: config.docsBuildHint,
@@ -141,7 +164,12 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     }),
   );
   app.use(notFound);
-  app.use(errorHandler(logger, { checked }));
+  app.use(
+    errorHandler(logger, {
+      checked,
+      onStoreUnavailable: metrics && (() => metrics.databaseErrors++),
+    }),
+  );
   return app;
 }
 

@@ -8,9 +8,10 @@
  * Anything that fails before listening closes what was opened and rejects with a message that
  * names the cause (a bad variable, a spec it cannot serve, a database it cannot open).
  */
+import type { Server } from "node:http";
 import type { LoadedSpec, PlanLimits } from "@animal-store/openapi";
 import type { Logger } from "pino";
-import { assembleApiApp } from "./api-app.js";
+import { assembleApiApp, readinessProbes } from "./api-app.js";
 import type { Application, EngineStore } from "./application.js";
 import { issueApiKey, type NewKeyOptions } from "./auth/api-keys.js";
 import type { KeyLookup } from "./auth/credentials.js";
@@ -18,10 +19,16 @@ import { type AppConfig, loadConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { baseUrl, closeGracefully, createHttpServer, listen } from "./http-server/http-server.js";
 import { createLogger } from "./logger.js";
+import { startMetricsListener } from "./metrics/listener.js";
+import { EngineMetrics, metricsRegistry } from "./metrics/metrics.js";
 import { compileOperations, withHandlers } from "./operations.js";
 import type { OpsRoute } from "./ops-routes/ops-routes.js";
+import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limit/index.js";
 import { warmUp } from "./warm-up/warm-up.js";
+
+/** How often a running server probes its backing services on its own (logging changes). */
+const READINESS_PROBE_MS = 5000;
 
 /** What a caller may set besides the environment (the application's entry point, tests, gates). */
 export interface StartOptions<S extends EngineStore = EngineStore> {
@@ -74,12 +81,22 @@ export async function startEngine<S extends EngineStore>(
     validateResponses: config.validateResponses,
   });
   const store = await application.openStore(config.database);
+  // METRICS_PORT=0: no metrics object at all, so nothing is counted on the hot path.
+  const metrics = config.metrics.port === 0 ? undefined : new EngineMetrics(contract);
   let limiter: RateLimiter | undefined;
   let server: ReturnType<typeof createHttpServer>;
+  let metricsServer: Server | null = null;
+  let readiness: ReadinessMonitor | undefined;
   try {
     await options.beforeListen?.({ store, contract, config });
-    limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
+    limiter = await createRateLimiter(
+      config.rateLimit,
+      contract.rateLimit.ban,
+      logger,
+      metrics && (() => metrics.rateLimitStoreErrors++),
+    );
     const handlers = application.handlers(options.handlerStore?.(store) ?? store, contract);
+    readiness = readinessMonitor(readinessProbes({ keyStore: store, limiter }), logger);
     const app = assembleApiApp({
       contract,
       operations: withHandlers(compiled, handlers, logger),
@@ -90,6 +107,8 @@ export async function startEngine<S extends EngineStore>(
       logger,
       keyLookup: options.keyLookup,
       opsRoutes: options.opsRoutes,
+      metrics,
+      readiness,
     });
     server = createHttpServer(app, {
       config,
@@ -98,13 +117,28 @@ export async function startEngine<S extends EngineStore>(
       anonymousLimits: contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits,
     });
     await warmUp(application, { contract, operations: compiled, config, clock });
+    if (metrics) {
+      metricsServer = await startMetricsListener({
+        ...config.metrics,
+        registry: metricsRegistry(metrics),
+        logger,
+      });
+    }
     await listen(server, config.port, config.host);
   } catch (err) {
+    metricsServer?.close();
     await Promise.allSettled([store.close(), limiter?.close()]);
     throw err;
   }
   const url = baseUrl(server, config.host);
   logger.info({ url, engine: store.engine }, "listening");
+  // Readiness is checked now and every few seconds, not only when something polls /readyz: a
+  // database down at start, or going away later, is logged with its cause when it happens.
+  const monitor = readiness as ReadinessMonitor;
+  const probeNow = () => void monitor.check().catch(() => {});
+  probeNow();
+  const probing = setInterval(probeNow, READINESS_PROBE_MS);
+  probing.unref();
   // Shown at once, not with the next batch of lines.
   logger.flush();
   const running = limiter;
@@ -118,7 +152,10 @@ export async function startEngine<S extends EngineStore>(
     createKey: async (opts) => (await issueApiKey(store, contract.rateLimit, opts)).key,
     close() {
       closing ??= (async () => {
+        clearInterval(probing);
         await closeGracefully(server, config.shutdownTimeoutMs);
+        metricsServer?.closeAllConnections();
+        metricsServer?.close();
         await Promise.allSettled([store.close(), running.close()]);
         logger.info("closed");
         logger.flush();

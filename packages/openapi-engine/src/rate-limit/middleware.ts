@@ -19,6 +19,8 @@ export interface RateLimitOptions {
   limitsFor: (caller: Caller) => PlanLimits;
   /** Whether `req` counts against its window (else it only reads it, and is never refused). */
   counted: (req: Request) => boolean;
+  /** Told of every 429 (the metrics' refusals by plan). */
+  onRefused?: ((caller: Caller, code: string) => void) | undefined;
 }
 
 /** The subject counters are kept under: the key id, or the address of a caller without one. */
@@ -38,7 +40,7 @@ export function setRateLimitHeaders(
 
 /** Counts the request (or reads its window), sets X-RateLimit-*, and refuses over a limit. */
 export function rateLimit(options: RateLimitOptions) {
-  const { limiter, clock, limitsFor, counted } = options;
+  const { limiter, clock, limitsFor, counted, onRefused } = options;
   return step<CallerLocals>(function rateLimit(req, res, next) {
     const { caller } = res.locals;
     const subject = rateLimitSubject(caller);
@@ -55,19 +57,27 @@ export function rateLimit(options: RateLimitOptions) {
     const decided = limiter.consume(subject, limitsFor(caller), clock(), {
       banEligible: caller.kind === "key",
     });
-    if (decided instanceof Promise) decided.then((decision) => apply(decision, res, next), next);
-    else apply(decided, res, next);
+    const refused = onRefused && ((code: string) => onRefused(caller, code));
+    if (decided instanceof Promise) {
+      decided.then((decision) => apply(decision, res, next, refused), next);
+    } else apply(decided, res, next, refused);
   });
 }
 
 /** Sets X-RateLimit-* from `decision` and passes on, with a 429 when it refuses. */
-function apply(decision: RateLimitDecision, res: Response, next: (err?: unknown) => void): void {
+function apply(
+  decision: RateLimitDecision,
+  res: Response,
+  next: (err?: unknown) => void,
+  refused?: (code: string) => void,
+): void {
   setRateLimitHeaders(res, decision);
   if (decision.allowed) {
     next();
     return;
   }
   const retryAfter = decision.retryAfter ?? 0;
+  refused?.(decision.code ?? "rate_limited");
   next(
     decision.code === "api_key_banned"
       ? engineErrors.apiKeyBanned(retryAfter)

@@ -28,6 +28,8 @@ export interface RedisRateLimiterOptions {
   connectTimeoutMs?: number;
   commandTimeoutMs?: number;
   log?: RateLimitLog;
+  /** Told of every failed command (the metrics' store errors). */
+  onStoreError?: () => void;
 }
 
 type ConsumeReply = [number, number, number, number];
@@ -114,6 +116,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
           consumeOptions?.banEligible ? 1 : 0,
         );
       } catch (err) {
+        options.onStoreError?.();
         degrade(err);
         bypassUntil = performance.now() + BYPASS_AFTER_FAILURE_MS;
         // A command that timed out on a live socket means a dead peer: reconnect rather than wait.
@@ -141,6 +144,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
           `${base}ban`,
         );
       } catch (err) {
+        options.onStoreError?.();
         degrade(err);
         bypassUntil = performance.now() + BYPASS_AFTER_FAILURE_MS;
         return fallback.peek(subject, limits, nowMs);
