@@ -16,8 +16,8 @@ import { type Contract, compileContract } from "./contract/contract.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { Lifecycle } from "./lifecycle/lifecycle.js";
+import type { EngineMetrics } from "./metrics/engine-metrics.js";
 import { measureRequests } from "./metrics/measure.js";
-import type { EngineMetrics } from "./metrics/metrics.js";
 import { type CompiledOperation, compileOperations, withHandlers } from "./operations.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
@@ -31,6 +31,8 @@ import { type Preflight, type Routed, router, type Unmatched } from "./routing/r
 import { buildRouteTable } from "./routing/table.js";
 import type { ApiKeyStore } from "./storage/api-key-store.js";
 import type { StoreLifecycle } from "./storage/lifecycle.js";
+import { requestTracing } from "./tracing/hooks.js";
+import { traceOperation } from "./tracing/trace-operation.js";
 import { validateRequest } from "./validation/validate.js";
 
 /** What the rate limiter offers the app beyond counting: readiness and shutdown. */
@@ -76,6 +78,8 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy > 0 ? config.trustProxy : false);
   const { metrics } = deps;
+  // Read once: with tracing off no tracing step is added and the limiter is not wrapped.
+  const tracing = requestTracing();
   if (metrics) app.use(measureRequests(metrics, contract.basePath));
 
   // Every request, ops routes included.
@@ -101,6 +105,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
       clock,
       limitsFor: limits,
       counted,
+      tracing,
       onRefused:
         metrics &&
         ((caller, code) =>
@@ -113,7 +118,8 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // A request of an operation. Deprecation headers first, so every answer of a deprecated
   // operation (401 and 429 included) carries them; rate limiting before the credential check,
   // so 401s are counted and carry X-RateLimit-* too.
-  const operation = Lifecycle.after<RequestLocals & Routed<CompiledOperation>>()
+  const routed = Lifecycle.after<RequestLocals & Routed<CompiledOperation>>();
+  const operation = (tracing ? routed.use(traceOperation(tracing, contract.basePath)) : routed)
     .use(deprecationHeaders)
     .use(identify)
     .use(count)

@@ -19,12 +19,13 @@ import { type AppConfig, loadConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { baseUrl, closeGracefully, createHttpServer, listen } from "./http-server/http-server.js";
 import { createLogger } from "./logger.js";
+import { EngineMetrics } from "./metrics/engine-metrics.js";
 import { startMetricsListener } from "./metrics/listener.js";
-import { EngineMetrics, metricsRegistry } from "./metrics/metrics.js";
 import { compileOperations, withHandlers } from "./operations.js";
 import type { OpsRoute } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limit/index.js";
+import { requestTracing } from "./tracing/hooks.js";
 import { warmUp } from "./warm-up/warm-up.js";
 
 /** How often a running server probes its backing services on its own (logging changes). */
@@ -120,7 +121,8 @@ export async function startEngine<S extends EngineStore>(
     if (metrics) {
       metricsServer = await startMetricsListener({
         ...config.metrics,
-        registry: metricsRegistry(metrics),
+        // prom-client is loaded only when metrics are on.
+        registry: (await import("./metrics/registry.js")).metricsRegistry(metrics),
         logger,
       });
     }
@@ -156,6 +158,8 @@ export async function startEngine<S extends EngineStore>(
         await closeGracefully(server, config.shutdownTimeoutMs);
         metricsServer?.closeAllConnections();
         metricsServer?.close();
+        // Traces of the last requests are exported before the process ends.
+        await requestTracing()?.shutdown();
         await Promise.allSettled([store.close(), running.close()]);
         logger.info("closed");
         logger.flush();

@@ -6,7 +6,7 @@
  */
 import type { Response } from "express";
 import { step } from "../lifecycle/lifecycle.js";
-import type { EngineMetrics } from "./metrics.js";
+import type { EngineMetrics } from "./engine-metrics.js";
 import { ABORTED } from "./tally.js";
 
 /** What the step keeps on a response. */

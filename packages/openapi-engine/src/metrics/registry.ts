@@ -1,37 +1,12 @@
 /**
- * The engine's metrics: what the request lifecycle counts (tally.ts), and the Prometheus registry
- * that folds those counts into metrics when /metrics is scraped, beside prom-client's standard
+ * The Prometheus registry that folds what the engine counted (engine-metrics.ts) into metrics
+ * when /metrics is scraped, beside prom-client's standard
  * process metrics. Every label value comes from the contract (operationIds, plan names, error
  * codes) or a fixed list, never from a request, so no caller can grow the label space.
  */
 import { collectDefaultMetrics, type Metric, Registry } from "prom-client";
-import type { Contract } from "../contract/contract.js";
-import { EventTally, LATENCY_BUCKETS, RequestTally } from "./tally.js";
-
-/** What the engine counts while it serves; read by the registry at scrape time. */
-export class EngineMetrics {
-  readonly requests: RequestTally;
-  /** 429s by `${plan}\n${code}` (rate_limited, api_key_banned). */
-  readonly refusals = new EventTally();
-  /** Commands the shared rate-limit store failed (the limiter then counts per instance). */
-  rateLimitStoreErrors = 0;
-  /** Requests answered 503 because the database did not answer. */
-  databaseErrors = 0;
-  private readonly plans: ReadonlySet<string>;
-  private readonly anonymousPlan: string;
-
-  constructor(contract: Contract) {
-    this.requests = new RequestTally(contract.operations.map((op) => op.operationId));
-    this.plans = new Set(contract.rateLimit.planNames);
-    this.anonymousPlan = contract.rateLimit.anonymousPlan;
-  }
-
-  /** A 429 of a caller on `plan` (a plan the contract lacks is counted as the anonymous plan, as its limits are). */
-  refused(plan: string | undefined, code: string): void {
-    const known = plan !== undefined && this.plans.has(plan) ? plan : this.anonymousPlan;
-    this.refusals.add(`${known}\n${code}`);
-  }
-}
+import type { EngineMetrics } from "./engine-metrics.js";
+import { LATENCY_BUCKETS } from "./tally.js";
 
 type Values = Array<{
   value: number;

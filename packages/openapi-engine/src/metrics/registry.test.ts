@@ -1,7 +1,8 @@
 import { loadBundledSpec } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { compileContract } from "../contract/contract.js";
-import { EngineMetrics, metricsRegistry } from "./metrics.js";
+import { EngineMetrics } from "./engine-metrics.js";
+import { metricsRegistry } from "./registry.js";
 
 const contract = compileContract(loadBundledSpec());
 const [firstPlan] = contract.rateLimit.planNames;
