@@ -53,7 +53,7 @@ export const SERVER_STATUSES: readonly ServerStatus[] = [
   {
     status: "500",
     applies: always,
-    why: "an unexpected failure (and, in development, an answer that breaks the contract) gets 500 internal_error",
+    why: "an unexpected failure (and, in development, an answer that breaks the contract) gets 500 internal_error; an operation the server has no handler for yet gets 500 not_implemented",
   },
   {
     status: "503",

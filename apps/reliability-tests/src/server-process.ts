@@ -99,7 +99,16 @@ export function createKeyWithCli(
   env: Record<string, string>,
   opts: { plan: string; name: string; perMinute?: number; perDay?: number; cli?: string },
 ): Promise<string> {
-  const args = [opts.cli ?? KEYS_CLI, "create", "--plan", opts.plan, "--name", opts.name];
+  // Scratch databases: the suites may create the key before any server has created the file.
+  const args = [
+    opts.cli ?? KEYS_CLI,
+    "create",
+    "--create-database",
+    "--plan",
+    opts.plan,
+    "--name",
+    opts.name,
+  ];
   if (opts.perMinute !== undefined) args.push("--per-minute", String(opts.perMinute));
   if (opts.perDay !== undefined) args.push("--per-day", String(opts.perDay));
   return new Promise((resolve, reject) => {

@@ -1,33 +1,24 @@
 /**
  * The Animal Store, composed: the contract it serves, the names it gives everything the engine
  * leaves unnamed, its store and its handlers. The one place where the application meets the
- * engine (`@animal-store/openapi-engine`); main.ts, the keys CLI, the tests and the bench start
- * from here.
+ * engine (`@animal-store/openapi-engine`); main.ts, the tests and the bench start from here (the
+ * keys CLI only from app-config.ts and the store, so it never needs the handler table).
  */
-import { fileURLToPath } from "node:url";
 import { loadBundledSpec } from "@animal-store/openapi";
 import {
-  type AppConfig,
   type Application,
   type RunningServer as EngineRunningServer,
-  loadConfig,
   type StartOptions,
   startEngine,
 } from "@animal-store/openapi-engine";
-import { createHandlers } from "./handlers.js";
+import { animalStoreNames } from "./app-config.js";
+import { createHandlers } from "./handlers/index.js";
 import { openStore, type Store } from "./store/index.js";
 import { openSqliteStore } from "./store/sqlite.js";
 
 /** The Animal Store as an application of the engine. */
 export const animalStore: Application<Store> = {
-  names: {
-    service: "animal-store",
-    databaseUrl: "file:./data/animal-store.db",
-    // apps/docs builds the page; from dist/ (or src/) this is apps/docs/dist/index.html.
-    docsHtmlPath: fileURLToPath(new URL("../../docs/dist/index.html", import.meta.url)),
-    docsBuildHint: "pnpm run docs",
-    redisKeyPrefix: "animal-store:rl:",
-  },
+  names: animalStoreNames,
   get spec() {
     return loadBundledSpec();
   },
@@ -37,10 +28,7 @@ export const animalStore: Application<Store> = {
   handlers: createHandlers,
 };
 
-/** The Animal Store's configuration: `env` validated, its own defaults where `env` is silent. */
-export function configFrom(env: Record<string, string | undefined>): AppConfig {
-  return loadConfig(env, animalStore.names);
-}
+export { configFrom } from "./app-config.js";
 
 /** A running Animal Store server. */
 export type RunningServer = EngineRunningServer<Store>;

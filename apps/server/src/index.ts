@@ -4,7 +4,7 @@
  */
 export type { Plan } from "@animal-store/api-types";
 export { animalStore, configFrom, type RunningServer, startServer } from "./animal-store.js";
-export { createHandlers, type Handlers, type PetHandler } from "./handlers.js";
+export { createHandlers, type Handlers, type PetHandler } from "./handlers/index.js";
 export { openStore, type PetStore, type Store } from "./store/index.js";
 export { openPostgresStore } from "./store/postgres.js";
 export { openSqliteStore, SqliteStore } from "./store/sqlite.js";

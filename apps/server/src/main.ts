@@ -1,6 +1,7 @@
 /**
  * `pnpm start`: starts the server from the environment, creates a development key on the first
- * start of an empty development database, and shuts down gracefully on SIGTERM/SIGINT.
+ * start of an empty development database, and shuts down gracefully on SIGTERM/SIGINT/SIGHUP
+ * (draining, then exit 0).
  */
 import { basePathOf, specOperations } from "@animal-store/openapi";
 import {
@@ -86,15 +87,21 @@ async function main(): Promise<void> {
     process.stderr.write(`animal-store: ${what}: ${message}\n`);
     process.exit(1);
   }
+  let stopping = false;
   const shutdown = (signal: string) => {
+    // Ctrl-C reaches the server twice (the terminal signals the whole process group, and pnpm
+    // forwards it too): the second must not kill a server that is draining.
+    if (stopping) return;
+    stopping = true;
     server.logger.info({ signal }, "shutting down");
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
-  process.once("SIGINT", () => shutdown("SIGINT"));
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    process.on(signal, () => shutdown(signal));
+  }
   if (developmentKey) printDevelopmentKey(developmentKey, server.url, server.contract);
 }
 

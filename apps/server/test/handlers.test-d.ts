@@ -9,7 +9,7 @@ import type {
   PetHandler as Handler,
   PetRequest as HandlerRequest,
   Handlers,
-} from "../src/handlers.js";
+} from "../src/handlers/index.js";
 
 const pet: Pet = { id: 1, name: "Rex", categoryId: 1 };
 

@@ -15,10 +15,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("the keys bin", () => {
   it("prints the new key alone on stdout, and list shows it by name", async () => {
     const env = { ...process.env, DATABASE_URL: `file:${join(dir, "keys.db")}`, NO_COLOR: "1" };
-    const created = await run(process.execPath, [bin, "create", "--plan", "pro", "--name", "web"], {
-      env,
-    });
+    const created = await run(
+      process.execPath,
+      [bin, "create", "--plan", "pro", "--name", "web", "--create-database"],
+      { env },
+    );
     expect(created.stdout).toMatch(/^ask_[A-Za-z0-9_-]{20,}\n$/);
+    // Quiet: the database it acted on and what it did, no build banner.
+    expect(created.stderr).toMatch(/^keys: database SQLite file:.*keys\.db\ncreated key_/);
     const listed = await run(process.execPath, [bin, "list"], { env });
     expect(listed.stdout).toMatch(/\bweb\s+pro\b/);
     expect(listed.stdout).not.toContain(created.stdout.trim());

@@ -2,6 +2,7 @@
  * The keys CLI on the server's own configuration: `create` prints the key alone on stdout (so
  * `KEY=$(pnpm -s keys create ...)` works), `list` shows keys without secrets, `revoke` stops one.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { hashApiKey } from "@animal-store/openapi-engine";
 import { afterAll, describe, expect, it } from "vitest";
@@ -28,10 +29,13 @@ async function keys(args: string[], environment: Record<string, string>) {
 
 describe("keys CLI", { timeout: 20_000 }, () => {
   it("as a process: prints the key alone on stdout, and the key works", async () => {
-    const created = await runKeys(["create", "--plan", "pro", "--name", "web"], env);
+    const created = await runKeys(
+      ["create", "--plan", "pro", "--name", "web", "--create-database"],
+      env,
+    );
     expect(created.code).toBe(0);
     expect(created.stdout).toMatch(/^ask_[A-Za-z0-9_-]{32}\n$/);
-    expect(created.stderr).toMatch(/^created key_[0-9a-f]{16} \(pro, "web"\)/);
+    expect(created.stderr).toMatch(/\ncreated key_[0-9a-f]{16} \(pro, "web"\)/);
     const key = created.stdout.trim();
 
     const app = await startTestApp({ store: await openSqliteStore(join(temp.dir, "keys.db")) });
@@ -128,8 +132,9 @@ describe("keys CLI", { timeout: 20_000 }, () => {
     [["create", "--plan", "enterprise", "--name", "x"], 1, /enterprise key needs its own/],
     [["revoke"], 2, /exactly one key id/],
     [["revoke", "key_nope"], 1, /no key with id key_nope/],
-    [["rotate"], 2, /usage:/],
-    [[], 2, /usage:/],
+    [["rotate"], 2, /^keys: unknown command "rotate"\nusage:/],
+    [["delete", "key_1"], 2, /^keys: unknown command "delete"\nusage:/],
+    [[], 2, /^keys: a command is needed\nusage:/],
   ])("%j exits %i with a clear message and nothing on stdout", async (args, code, message) => {
     const result = await keys(args, env);
     expect(result.code).toBe(code);
@@ -141,5 +146,47 @@ describe("keys CLI", { timeout: 20_000 }, () => {
     const result = await keys(["list"], { DATABASE_URL: "redis://nope" });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("DATABASE_URL");
+  });
+
+  it.each([["-h"], ["--help"], ["help"]])(
+    "%j prints the usage on stdout and exits 0",
+    async (flag) => {
+      const result = await keys([flag], env);
+      expect(result).toEqual({
+        code: 0,
+        stdout: expect.stringMatching(/^usage:\n {2}keys create/),
+        stderr: "",
+      });
+    },
+  );
+
+  it("names the database it acts on, on stderr, before acting", async () => {
+    const listed = await keys(["list"], env);
+    expect(listed.code).toBe(0);
+    expect(listed.stderr).toBe(`keys: database SQLite file:${join(temp.dir, "keys.db")}\n`);
+    const postgres = await keys(["list"], {
+      DATABASE_URL: "postgres://alice:s3cret@127.0.0.1:1/nowhere",
+      DATABASE_SCHEMA: "tenant_a",
+    });
+    expect(postgres.stderr).toMatch(
+      /^keys: database PostgreSQL postgres:\/\/alice:\*\*\*@127\.0\.0\.1:1\/nowhere \(schema tenant_a\)\n/,
+    );
+    expect(postgres.stderr).not.toContain("s3cret");
+  });
+
+  it("refuses a file: database that does not exist, unless asked to create it", async () => {
+    const typo = { DATABASE_URL: `file:${join(temp.dir, "kyes.db")}` };
+    const refused = await keys(["create", "--plan", "pro", "--name", "x"], typo);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toContain(`keys: no database at ${join(temp.dir, "kyes.db")}`);
+    expect(refused.stderr).toContain("--create-database");
+    expect(existsSync(join(temp.dir, "kyes.db"))).toBe(false);
+    const created = await keys(
+      ["create", "--create-database", "--plan", "pro", "--name", "x"],
+      typo,
+    );
+    expect(created.code).toBe(0);
+    expect(existsSync(join(temp.dir, "kyes.db"))).toBe(true);
   });
 });

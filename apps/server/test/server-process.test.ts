@@ -82,12 +82,16 @@ describe("bad configuration", { timeout: 20_000 }, () => {
     );
   });
 
-  it("a port in use stops start-up with a message", async () => {
+  it("a port in use stops start-up with a message naming the port and the process holding it", async () => {
     const taken = await start({ DATABASE_URL: `file:${join(temp.dir, "port.db")}` });
     const port = new URL(taken.url).port;
     await expect(
       start({ DATABASE_URL: `file:${join(temp.dir, "port2.db")}`, PORT: port }),
-    ).rejects.toThrow(/exited \(1\) before listening: animal-store: cannot start: .*EADDRINUSE/);
+    ).rejects.toThrow(
+      new RegExp(
+        `exited \\(1\\) before listening: animal-store: cannot start: port ${port} on 127\\.0\\.0\\.1 is taken \\(by pid ${taken.child.pid}: .*dist/main\\.js\\)`,
+      ),
+    );
   });
 });
 
@@ -141,5 +145,19 @@ describe("SIGTERM", { timeout: 20_000 }, () => {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(await list.json()).toEqual([JSON.parse(answered.body)]);
+  });
+});
+
+describe("Ctrl-C", { timeout: 20_000 }, () => {
+  // The terminal signals the whole process group and pnpm forwards the signal too: the server
+  // gets SIGINT twice, and the second must not kill it while it drains.
+  it.each(["SIGINT", "SIGHUP"] as const)("%s twice drains once and exits 0", async (signal) => {
+    const server = await start({ DATABASE_URL: `file:${join(temp.dir, `${signal}.db`)}` });
+    server.child.kill(signal);
+    server.child.kill(signal);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+    const messages = server.stdoutLines().map((line) => line.msg);
+    expect(messages.filter((msg) => msg === "shutting down")).toHaveLength(1);
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
   });
 });

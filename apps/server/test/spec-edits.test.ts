@@ -174,7 +174,7 @@ describe("an optional response property added to a schema", () => {
 });
 
 describe("an operation the spec adds before its handler exists", () => {
-  it("is named at start, and each call says so in the log while answering 500", async () => {
+  it("is named once at start, and each call answers 500 not_implemented in the Error shape", async () => {
     const spec = editedSpec((s) => {
       s.paths["/pets/{petId}/owner"] = {
         get: {
@@ -188,14 +188,27 @@ describe("an operation the spec adds before its handler exists", () => {
     const app = await startTestApp({ spec, logger });
     try {
       logger.flush();
+      const named = (): unknown[] =>
+        lines.filter((line) => String(line.msg).includes("getPetOwnerWithoutHandler"));
       expect(lines.map((line) => line.msg)).toContain(
-        "no handler for getPetOwnerWithoutHandler (GET /pets/{petId}/owner): it answers 500 until one is added",
+        "no handler for getPetOwnerWithoutHandler (GET /pets/{petId}/owner): it answers 500 not_implemented until one is added",
       );
-      const answer = await app.api("/pets/1/owner");
-      expect(answer.status).toBe(500);
+      for (let call = 0; call < 2; call++) {
+        const answer = await app.api("/pets/1/owner");
+        expect(answer.status).toBe(500);
+        expect(answer.headers.get("x-request-id")).toBeTruthy();
+        expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
+        expect(await answer.json()).toEqual({
+          code: "not_implemented",
+          message: "The operation getPetOwnerWithoutHandler is not implemented yet by this server.",
+          status: 500,
+        });
+      }
       logger.flush();
-      const failed = lines.filter((line) => line.msg === "request failed");
-      expect(JSON.stringify(failed)).toContain("no handler for getPetOwnerWithoutHandler");
+      expect(named()).toHaveLength(1);
+      expect(lines.filter((line) => line.msg === "request failed")).toEqual([]);
+      // The other operations are served as ever.
+      expect((await app.api("/pets")).status).toBe(200);
     } finally {
       await app.close();
     }

@@ -3,7 +3,7 @@
 // the contract's own version (`info.version`), and the client's major is the contract's major (a
 // client N.x speaks contract N.x, at the base path that contract declares; a breaking contract
 // change is a new major of both). `pnpm api-version` writes the changeset that keeps this true.
-// The client depends on the api-types of its own release. See the README's "Releasing the packages".
+// The client depends on the api-types of its own release. See packages/api-types/README.md, "Releasing".
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import getReleasePlan from "@changesets/get-release-plan";

@@ -32,52 +32,77 @@ export async function startDevLoop(/** @type {DevLoopOptions} */ options) {
     : null;
   let cycle = Promise.resolve();
 
-  /** Restarts every service; a service that will not start on the new bundle gets the last good one. */
+  /**
+   * Restarts every service on the bundle now in dist/. When all answer, that bundle becomes the
+   * last good one. When one does not start, the last good bundle is put back: a handoff service
+   * (the server) that failed is still serving it, the others are restarted on it.
+   * @returns {Promise<{ ok: boolean, parts: string[] }>}
+   */
   const restartAll = async () => {
-    const results = await Promise.all(
+    const outcomes = await Promise.all(
       services.map(async (service) => {
         const start = performance.now();
         try {
           await service.restart();
-          return `${service.name} answering after ${ms(performance.now() - start)}`;
+          return { service, ok: true, text: `${service.name} in ${ms(performance.now() - start)}` };
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);
-          print(`[dev] ${service.name} did not start on the new spec: ${reason}`);
-          if (await pipeline.restoreLastGood()) await service.restart().catch(() => undefined);
-          return `${service.name} FAILED`;
+          return { service, ok: false, text: `${service.name} did not start on it (${reason})` };
         }
       }),
     );
+    const ok = outcomes.every((outcome) => outcome.ok);
+    if (ok) await pipeline.commitLastGood();
+    else if (await pipeline.restoreLastGood()) {
+      for (const { service, ok: started } of outcomes) {
+        if (started || !service.running) {
+          await service.restart().catch((error) => {
+            print(`[dev] ${service.name} did not start on the last good bundle either: ${error}`);
+          });
+        }
+      }
+      const kept = outcomes.filter((outcome) => !outcome.ok).map((o) => o.service.name);
+      outcomes.push({
+        service: /** @type {any} */ (null),
+        ok: false,
+        text: `the last good bundle is back in dist/ and the last good ${kept.join(" and ")} keeps running`,
+      });
+    }
     for (const service of services) service.prepare();
-    return results;
+    return { ok, parts: outcomes.map((outcome) => outcome.text) };
   };
 
-  /** One pass after a save (or at start, with `savedAt` = now). */
+  /** One pass after a save (or at start, with no files). */
   const rebuild = async (/** @type {string[]} */ files, /** @type {number} */ savedAt) => {
+    const what = files.length
+      ? `${[...new Set(files.map((file) => basename(file)))].join(", ")} saved`
+      : "start";
     if (files.some((file) => basename(file) === basename(options.spec.configPath))) {
       await pipeline.reloadConfig();
     }
     const result = await pipeline.run();
     const { lint, bundle, generate } = result.timings;
     if (!result.ok) {
-      print(`[dev] ${result.stage} failed; the last good build keeps running:`);
+      print(`[dev] ${what}: ${result.stage} failed; the last good build keeps running:`);
       for (const problem of result.problems) print(`  ${problem}`);
       return;
     }
     for (const warning of result.warnings) print(`[dev] warning  ${warning}`);
-    const steps = `lint ${ms(lint)}, bundle ${ms(bundle)}, generate ${ms(generate)}`;
     const regenerated = result.regenerated.length
-      ? ` (regenerated ${result.regenerated.join(", ")})`
+      ? `, regenerated ${result.regenerated.join(", ")}`
       : "";
+    const steps = `lint ${ms(lint)}, bundle ${ms(bundle)}, generate ${ms(generate)}${regenerated}`;
     const anyStopped = services.some((service) => !service.running);
     if (!result.bundleChanged && !anyStopped) {
-      print(`[dev] ${steps}${regenerated}; the bundled spec is unchanged, nothing restarted`);
+      print(`[dev] ${what}: the bundled spec is unchanged, nothing restarted (${steps})`);
       return;
     }
-    const restarted = await restartAll();
+    const { ok, parts } = await restartAll();
     const total = ms(Date.now() - savedAt);
+    const verb = files.length ? "restarted" : "started";
     const when = files.length ? `${total} after the save` : `ready ${total} after start`;
-    print(`[dev] ${steps}${regenerated}; ${restarted.join(", ")}; ${when}`);
+    const head = ok ? `${verb} ${parts.join(", ")}` : parts.join("; ");
+    print(`[dev] ${what}: ${head} (${steps}; ${when})`);
     docs?.rebuild();
   };
 
@@ -92,10 +117,10 @@ export async function startDevLoop(/** @type {DevLoopOptions} */ options) {
   const distReady = existsSync(join(options.spec.distDir, "openapi.json"));
   await schedule([], Date.now());
   if (distReady && services.some((service) => !service.running)) {
-    await restartAll();
+    const { parts } = await restartAll();
+    print(`[dev] started on the bundle already in dist/: ${parts.join(", ")}`);
   }
   const unwatch = watchSpecDir(options.spec.specDir, (files, savedAt) => {
-    print(`[dev] ${files.map((file) => basename(file)).join(", ")} changed`);
     schedule(files, savedAt);
   });
   // A new build of a service (`pnpm build` after editing its code) is picked up at once.

@@ -1,7 +1,7 @@
 // @ts-check
 // Where things live in the monorepo, found through the workspace packages rather than guessed.
 import { readFileSync, realpathSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const NODE_MODULES = fileURLToPath(new URL("../node_modules/", import.meta.url));
@@ -19,6 +19,7 @@ function docsBuildScript(/** @type {string} */ dir) {
 
 /**
  * @typedef {object} Layout
+ * @property {string} root      the repository root (lint problems name files relative to it)
  * @property {string} specDir   openapi/ (watched)
  * @property {string} specPath  openapi/openapi.yaml
  * @property {string} configPath openapi/redocly.yaml (the lint rules)
@@ -47,6 +48,7 @@ export function repoLayout() {
   const docsDir = packageDir("@animal-store/docs");
   /** @type {Layout} */
   const layout = {
+    root: dirname(specDir),
     specDir,
     specPath: join(specDir, "openapi.yaml"),
     configPath: join(specDir, "redocly.yaml"),

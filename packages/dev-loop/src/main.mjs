@@ -11,7 +11,9 @@ const USAGE = `Usage: pnpm dev [--no-server] [--no-mock] [--no-docs]
 
 Watches openapi/: on every save, lints, bundles and regenerates the types in-process; restarts
 the server (PORT, default from the server's config) and the mock (MOCK_PORT); rebuilds the docs.
-A spec that fails lint is reported and the last good build keeps running. Ctrl-C stops it all.`;
+A spec that fails lint is reported and the last good build keeps running. Ctrl-C (or SIGTERM,
+SIGHUP) stops it all. Service logs are shown readable; NODE_ENV=production or
+DEV_LOOP_JSON_LOGS=1 keeps them JSON.`;
 
 let flags;
 try {
@@ -55,6 +57,8 @@ if (!flags["no-server"]) {
     preload: [layout.serverPreload],
     code: [layout.serverDist, layout.engineDist],
     standby,
+    // Restarts hand the listening socket from the old server to the new one: none refused.
+    handoff: true,
   });
 }
 if (!flags["no-mock"]) {
@@ -73,22 +77,29 @@ if (!flags["no-mock"]) {
   });
 }
 
-const loop = await startDevLoop({
+// Ctrl-C reaches every process of the group (and pnpm forwards it again): the first signal
+// stops the services and waits for them, later ones are ignored, and the loop exits 0 once
+// nothing of it is left.
+let stopping = false;
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[dev] ${signal}: stopping`);
+    started
+      .then((loop) => loop.stop())
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+  });
+}
+
+const started = startDevLoop({
   spec: layout,
   services,
   docs: flags["no-docs"] ? null : { dir: layout.docsDir, script: layout.docsBuild },
   env,
 });
+await started;
 console.log("[dev] watching openapi/ (Ctrl-C to stop)");
-
-let stopping = false;
-for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    loop.stop().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  });
-}

@@ -9,7 +9,8 @@ import { bundle, getLineColLocation, lint, loadConfig, stringifyYaml } from "@re
 
 /**
  * @typedef {{ name: string, module: string, exportName: string, target: string }} Generator
- * @typedef {{ specPath: string, configPath: string, distDir: string, generators: Generator[] }} PipelineLayout
+ * @typedef {{ specPath: string, configPath: string, distDir: string, generators: Generator[], root?: string }} PipelineLayout
+ *   `root`: lint problems name files relative to it (the repository root; default the cwd)
  * @typedef {{ lint: number, bundle: number, generate: number }} Timings
  * @typedef {{ ok: false, stage: "lint" | "bundle" | "generate", problems: string[], timings: Timings }
  *   | { ok: true, bundleChanged: boolean, regenerated: string[], warnings: string[], timings: Timings }} PipelineResult
@@ -55,8 +56,10 @@ export async function createSpecPipeline(/** @type {PipelineLayout} */ layout) {
   );
   const jsonPath = join(layout.distDir, "openapi.json");
   const yamlPath = join(layout.distDir, "openapi.yaml");
+  /** The bundle the services last started on and answered with (null until they have). */
   /** @type {{ json: string, yaml: string } | null} */
   let lastGood = null;
+  const format = (/** @type {any} */ problem) => formatProblem(problem, layout.root);
 
   return {
     /** Re-reads redocly.yaml (the lint rules changed). */
@@ -64,7 +67,19 @@ export async function createSpecPipeline(/** @type {PipelineLayout} */ layout) {
       config = await loadConfig({ configPath: layout.configPath });
     },
 
-    /** Puts the last bundle that passed lint back in dist/ (a server would not start on the new one). */
+    /**
+     * Records the bundle now in dist/ as the last good one: call it once every service has
+     * started on it and answered (a bundle that lints may still not start a server).
+     */
+    async commitLastGood() {
+      const [json, yaml] = await Promise.all([
+        readFile(jsonPath, "utf8").catch(() => null),
+        readFile(yamlPath, "utf8").catch(() => null),
+      ]);
+      if (json !== null && yaml !== null) lastGood = { json, yaml };
+    },
+
+    /** Puts the last good bundle back in dist/ (a service would not start on the new one). */
     async restoreLastGood() {
       if (!lastGood) return false;
       await writeIfChanged(jsonPath, lastGood.json);
@@ -93,12 +108,12 @@ export async function createSpecPipeline(/** @type {PipelineLayout} */ layout) {
       }
       timings.lint = since(start);
       const errors = problems.filter((p) => p.severity === "error");
-      const warnings = problems.filter((p) => p.severity !== "error").map((p) => formatProblem(p));
+      const warnings = problems.filter((p) => p.severity !== "error").map(format);
       if (errors.length > 0) {
         return /** @type {PipelineResult} */ ({
           ok: false,
           stage: "lint",
-          problems: errors.map((p) => formatProblem(p)),
+          problems: errors.map(format),
           timings,
         });
       }
@@ -111,7 +126,7 @@ export async function createSpecPipeline(/** @type {PipelineLayout} */ layout) {
         return /** @type {PipelineResult} */ ({
           ok: false,
           stage: "bundle",
-          problems: bundleErrors.map((p) => formatProblem(p)),
+          problems: bundleErrors.map(format),
           timings,
         });
       }
@@ -120,7 +135,6 @@ export async function createSpecPipeline(/** @type {PipelineLayout} */ layout) {
       const yaml = stringifyYaml(result.bundle.parsed, { noRefs: true, lineWidth: -1 });
       const jsonChanged = await writeIfChanged(jsonPath, json);
       const yamlChanged = await writeIfChanged(yamlPath, yaml);
-      lastGood = { json, yaml };
       timings.bundle = since(start);
 
       start = performance.now();

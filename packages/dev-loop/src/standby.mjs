@@ -11,6 +11,9 @@ if (process.send) {
     process.on("message", (message) => message === "go" && resolve("go"));
     process.once("disconnect", () => resolve("gone"));
   });
+  // Listening now: a cluster worker's channel reads from the start, so a "go" sent before this
+  // would be lost; the loop waits for this message before it sends one.
+  process.send("standby");
   await Promise.all(preload.map((module) => import(module)));
   if ((await signal) === "gone") process.exit(0);
   // Still connected so that a vanished loop stops the service, but not keeping it alive. The
@@ -18,5 +21,8 @@ if (process.send) {
   // (its log writes), so the service is killed outright: a dev database survives that (SQLite's
   // journal), and nobody is left to talk to it anyway.
   process.once("disconnect", () => process.kill(process.pid, "SIGKILL"));
-  process.channel?.unref();
+  // A cluster worker (the server, handoff-service.mjs) listens through this channel: it must
+  // keep the process alive while the primary answers.
+  const { default: cluster } = await import("node:cluster");
+  if (!cluster.isWorker) process.channel?.unref();
 }

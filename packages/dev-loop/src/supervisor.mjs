@@ -1,11 +1,16 @@
 // @ts-check
-// Runs one service (the server or the mock) as a child process and restarts it on demand. A
-// standby instance is started ahead of time with its modules already imported (standby.mjs), so
-// a restart is: stop the old one, tell the standby "go", wait until it answers HTTP.
+// Runs one service as a child process and restarts it on demand. A standby instance is started
+// ahead of time with its modules already imported (standby.mjs), so a restart is: stop the old
+// one, tell the standby "go", wait until it answers. That refuses connections for a moment: a
+// service that listens in its own process (the server) is run with `handoff` instead
+// (handoff-service.mjs), which never does; the mock (Prism listens in a process of its own) is not.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { connect } from "node:net";
 import { pathToFileURL } from "node:url";
+import { portTakenMessage } from "@animal-store/openapi-engine";
+import { createHandoffService } from "./handoff-service.mjs";
+import { jsonLogs, relay } from "./output.mjs";
 
 const STANDBY = pathToFileURL(new URL("./standby.mjs", import.meta.url).pathname).href;
 
@@ -21,24 +26,10 @@ const STANDBY = pathToFileURL(new URL("./standby.mjs", import.meta.url).pathname
  * @property {boolean} [standby] keep a warm standby (default true; false measures without one)
  * @property {string[]} [code] directories holding the service's code (its build output): when
  *   they change, the standby (which imported the old code) is replaced and the service restarted
+ * @property {boolean} [handoff] restart without refusing connections (node:cluster; the service
+ *   must listen in its own process)
  * @property {(line: string) => void} [print]
  */
-
-/** Copies a child's output line by line, each line tagged with the service's name. */
-function relay(
-  /** @type {NodeJS.ReadableStream} */ stream,
-  /** @type {string} */ name,
-  /** @type {(line: string) => void} */ print,
-) {
-  let pending = "";
-  stream.setEncoding("utf8");
-  stream.on("data", (/** @type {string} */ chunk) => {
-    const lines = (pending + chunk).split("\n");
-    pending = lines.pop() ?? "";
-    for (const line of lines) print(line.startsWith(`[${name}]`) ? line : `[${name}] ${line}`);
-  });
-  stream.on("end", () => pending && print(`[${name}] ${pending}`));
-}
 
 /** True when something accepts a TCP connection at `address`. */
 function accepting(/** @type {{ host: string, port: number }} */ address) {
@@ -87,7 +78,13 @@ export async function stopChild(
 
 /** A restartable service with a warm standby. */
 export function createService(/** @type {ServiceSpec} */ spec) {
+  return spec.handoff ? createHandoffService(spec) : createSpawnedService(spec);
+}
+
+/** A service restarted by stopping it and starting its standby (see above). */
+function createSpawnedService(/** @type {ServiceSpec} */ spec) {
   const print = spec.print ?? ((line) => console.log(line));
+  const json = jsonLogs(spec.env);
   /** @type {import("node:child_process").ChildProcess | null} */
   let current = null;
   /** @type {import("node:child_process").ChildProcess | null} */
@@ -103,11 +100,12 @@ export function createService(/** @type {ServiceSpec} */ spec) {
       },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
-    if (child.stdout) relay(child.stdout, spec.name, print);
-    if (child.stderr) relay(child.stderr, spec.name, print);
+    if (child.stdout) relay(child.stdout, spec.name, print, { json });
+    if (child.stderr) relay(child.stderr, spec.name, print, { json });
     child.once("exit", (code, signal) => {
+      // Only an exit nobody asked for is news: restarts and stop() replace `current` first.
       if (child === current && !stopping) {
-        print(`[dev] ${spec.name} stopped (${code ?? signal}); it restarts on the next good save`);
+        print(`[dev] ${spec.name} exited (${code ?? signal}); it restarts on the next good save`);
         current = null;
       }
       if (child === standby) standby = null;
@@ -123,9 +121,15 @@ export function createService(/** @type {ServiceSpec} */ spec) {
     },
     /** Replaces the running instance (if any) by a fresh one; resolves when it answers. */
     async restart() {
+      const old = current;
+      current = null;
+      if (old) await stopChild(old);
+      else if (await accepting(spec.address)) {
+        // Not ours (we run none): never measure another process as this service.
+        throw new Error(portTakenMessage(spec.address.port, spec.address.host));
+      }
       const next = standby ?? spawnStandby();
       standby = null;
-      if (current) await stopChild(current);
       current = next;
       next.send?.("go");
       try {

@@ -61,7 +61,7 @@ describe("startDevLoop", { timeout: 60_000 }, () => {
   });
 
   it("builds, then serves the bundled spec", async () => {
-    expect(lines.join("\n")).toMatch(/mock answering after .*ready .* after start/);
+    expect(lines.join("\n")).toMatch(/\[dev\] start: started mock in .*ready .* after start/);
     expect((await example("empty")).body).toEqual([]);
   });
 
@@ -80,7 +80,9 @@ describe("startDevLoop", { timeout: 60_000 }, () => {
       };
     });
     const done = await printed((line) => line.includes("after the save"), from);
-    expect(done).toMatch(/lint \d+ ms, bundle \d+ ms, generate \d+ ms \(regenerated api-types\)/);
+    expect(done).toMatch(
+      /^\[dev\] openapi\.yaml saved: restarted mock in [\d.]+ m?s \(lint [\d.]+ m?s, bundle [\d.]+ m?s, generate [\d.]+ m?s, regenerated api-types/,
+    );
     expect(await example("fromTest")).toEqual({
       status: 200,
       body: [{ id: 9, name: "Nine", categoryId: 1 }],
@@ -94,7 +96,8 @@ describe("startDevLoop", { timeout: 60_000 }, () => {
     });
     await printed((line) => line.includes("lint failed; the last good build keeps running"), from);
     const problem = await printed((line) => line.includes("no-invalid-media-type-examples"), from);
-    expect(problem).toMatch(/openapi\.yaml:\d+:\d+ {2}error/);
+    // Relative to the root the loop was given (the repository's, under `pnpm dev`).
+    expect(problem).toMatch(/^ {2}openapi\/openapi\.yaml:\d+:\d+ {2}error/);
     expect(lines.slice(from).some((line) => line.includes("after the save"))).toBe(false);
     expect((await example("fromTest")).body).toEqual([{ id: 9, name: "Nine", categoryId: 1 }]);
   });

@@ -21,6 +21,7 @@ export function scratchSpec() {
   const specPath = join(specDir, "openapi.yaml");
   return {
     dir,
+    root: dir,
     specDir,
     specPath,
     configPath: layout.configPath,

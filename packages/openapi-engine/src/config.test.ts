@@ -23,9 +23,16 @@ describe("loadConfig", () => {
       trustProxy: 0,
       validateResponses: true,
       apiKeyCacheTtlMs: 5000,
+      bundlePath: undefined,
       docsHtmlPath: DEFAULTS.docsHtmlPath,
       rateLimit: { redisKeyPrefix: DEFAULTS.redisKeyPrefix },
     });
+  });
+
+  it("serves another bundle of the contract with OPENAPI_BUNDLE", () => {
+    expect(loadConfig({ OPENAPI_BUNDLE: " /tmp/scratch/openapi.json " }).bundlePath).toBe(
+      "/tmp/scratch/openapi.json",
+    );
   });
 
   it("turns response validation off in production unless asked", () => {

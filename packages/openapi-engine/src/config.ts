@@ -40,6 +40,11 @@ export interface AppConfig {
     maxConnections: number;
     maxConnectionsPerAddress: number;
   };
+  /**
+   * OPENAPI_BUNDLE: a bundled contract (JSON) to serve instead of the application's own, e.g. a
+   * scratch copy the dev loop's drill edits; undefined serves the application's.
+   */
+  bundlePath: string | undefined;
   /** The rendered docs page served at /docs when it exists, and how to build it. */
   docsHtmlPath: string;
   docsBuildHint: string;
@@ -202,6 +207,7 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): AppConfig {
     apiKeyCacheTtlMs: integer(env, "API_KEY_CACHE_TTL_MS", 5000, 0, 300_000),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 600_000),
     connections: connections(env),
+    bundlePath: env.OPENAPI_BUNDLE?.trim() || undefined,
     docsHtmlPath: env.DOCS_HTML_PATH?.trim() || defaults.docsHtmlPath,
     docsBuildHint: defaults.docsBuildHint,
     rateLimit: rateLimit(env, defaults.redisKeyPrefix),

@@ -52,7 +52,8 @@ export function errorHandler(
     let error: EngineError;
     if (err instanceof EngineError) {
       error = err;
-      if (error.status >= 500) logFailure(req, requestId, err);
+      // not_implemented was logged once, at start, for its operation: not again per call.
+      if (error.status >= 500 && error.code !== "not_implemented") logFailure(req, requestId, err);
     } else {
       logFailure(req, requestId, err);
       if (err instanceof StoreUnavailableError) options.onStoreUnavailable?.();

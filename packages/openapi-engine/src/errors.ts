@@ -22,6 +22,7 @@ const STATUS_OF = {
   rate_limited: 429,
   api_key_banned: 429,
   internal_error: 500,
+  not_implemented: 500,
   service_unavailable: 503,
 } as const;
 
@@ -129,6 +130,15 @@ export const engineErrors = {
   /** 500: anything unexpected; the request id lets an operator find the logged cause. */
   internal: (requestId: string) =>
     new EngineError("internal_error", `Internal error (request id ${requestId}).`),
+  /**
+   * 500: the contract has the operation but the application has no handler for it yet (a spec
+   * ahead of the code: the server still starts, and says which operation is missing).
+   */
+  notImplemented: (operationId: string) =>
+    new EngineError(
+      "not_implemented",
+      `The operation ${operationId} is not implemented yet by this server.`,
+    ),
   /** 503: a backing store is down. */
   serviceUnavailable: () =>
     new EngineError("service_unavailable", "The service is temporarily unavailable; retry later."),

@@ -36,6 +36,11 @@ export {
   engineErrors,
   StoreUnavailableError,
 } from "./errors.js";
+export {
+  type PortHolder,
+  portHolders,
+  portTakenMessage,
+} from "./http-server/port-holder.js";
 export { createLogger, type Logger } from "./logger.js";
 export type { CompiledOperation, HandlerSet } from "./operations.js";
 export type { OpsRoute } from "./ops-routes/ops-routes.js";

@@ -58,9 +58,9 @@ export async function compileOperations(
 }
 
 /**
- * `operations` with the application's `handlers` bound. Each operation without one is logged
- * (it answers 500 until one is added: the typed handler table makes that a compile error, so a
- * new spec with an old build is how it happens).
+ * `operations` with the application's `handlers` bound. Each operation without one is logged,
+ * once, here: it answers 500 `not_implemented` until one is added (a spec ahead of the code
+ * never stops the service; the application's typecheck is where a missing handler fails).
  */
 export function withHandlers(
   operations: CompiledOperation[],
@@ -72,7 +72,7 @@ export function withHandlers(
     if (typeof handler === "function") return { ...operation, handler: handler as AnyHandler };
     logger.error(
       { operationId: operation.operationId },
-      `no handler for ${operation.operationId} (${operation.method} ${operation.path}): it answers 500 until one is added`,
+      `no handler for ${operation.operationId} (${operation.method} ${operation.path}): it answers 500 not_implemented until one is added`,
     );
     return { ...operation, handler: undefined };
   });

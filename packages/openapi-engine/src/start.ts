@@ -9,7 +9,7 @@
  * names the cause (a bad variable, a spec it cannot serve, a database it cannot open).
  */
 import type { Server } from "node:http";
-import type { LoadedSpec, PlanLimits } from "@animal-store/openapi";
+import { type LoadedSpec, type PlanLimits, readSpec } from "@animal-store/openapi";
 import type { Logger } from "pino";
 import { assembleApiApp, readinessProbes } from "./api-app.js";
 import type { Application, EngineStore } from "./application.js";
@@ -75,7 +75,9 @@ export async function startEngine<S extends EngineStore>(
   options: StartOptions<S> = {},
 ): Promise<RunningServer<S>> {
   const config = loadConfig(env, application.names);
-  const contract = compileContract(options.spec ?? application.spec);
+  const contract = compileContract(
+    options.spec ?? (config.bundlePath ? readSpec(config.bundlePath) : application.spec),
+  );
   const logger = createLogger(config, application.names.service);
   const clock = options.clock ?? Date.now;
   const compiled = await compileOperations(contract, {

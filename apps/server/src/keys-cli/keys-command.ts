@@ -5,12 +5,14 @@
  *   create --plan <plan> --name <name> [--per-minute N --per-day N]   prints the key alone on stdout
  *   list [--json]                                                       one key per line, no secrets
  *   revoke <id>                                                         stops the key (within the cache TTL)
+ * Each names the database it acts on, on stderr; --create-database lets it create a missing file.
  */
 import { parseArgs } from "node:util";
 import { loadBundledSpec, type RateLimitPolicy, rateLimitPolicy } from "@animal-store/openapi";
 import { type ApiKeyRecord, issueApiKey } from "@animal-store/openapi-engine";
-import { configFrom } from "../animal-store.js";
+import { configFrom } from "../app-config.js";
 import { openStore, type Store } from "../store/index.js";
+import { describeDatabase, missingDatabase } from "./database.js";
 
 // The plans are the contract's (info.x-rate-limit-plans).
 const policy: RateLimitPolicy = rateLimitPolicy(loadBundledSpec().spec);
@@ -20,7 +22,11 @@ const USAGE = `usage:
   keys create --plan <${policy.planNames.join("|")}> --name <name> [--per-minute <n>] [--per-day <n>]
       (${customPlans.length > 0 ? `a ${customPlans.join(" or ")} key needs both limits` : "limits are optional"})
   keys list [--json]
-  keys revoke <id>`;
+  keys revoke <id>
+  keys help | -h | --help
+
+Each command names the database it acts on (DATABASE_URL, as the server reads it) on stderr.
+A file: database that does not exist is an error unless --create-database is given.`;
 
 class UsageError extends Error {}
 
@@ -110,17 +116,30 @@ const COMMANDS: Record<string, (store: Store, args: string[], io: KeysCommandIo)
     revoke,
   };
 
+const HELP = new Set(["help", "-h", "--help"]);
+
 /** Runs one keys command; resolves to the exit code (0 ok, 1 failure, 2 usage). */
 export async function runKeysCommand(argv: string[], io: KeysCommandIo): Promise<number> {
-  const [command, ...args] = argv[0] === "--" ? argv.slice(1) : argv;
-  const run = command ? COMMANDS[command] : undefined;
+  const words = argv[0] === "--" ? argv.slice(1) : argv;
+  const create = words.includes("--create-database");
+  const [command, ...args] = words.filter((word) => word !== "--create-database");
+  if (command !== undefined && HELP.has(command)) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const run = command === undefined ? undefined : COMMANDS[command];
   if (!run) {
-    io.stderr.write(`${USAGE}\n`);
-    return command === "help" || command === "--help" ? 0 : 2;
+    const what = command === undefined ? "a command is needed" : `unknown command "${command}"`;
+    io.stderr.write(`keys: ${what}\n${USAGE}\n`);
+    return 2;
   }
   let store: Store | undefined;
   try {
-    store = await openStore(configFrom(io.env).database);
+    const { database } = configFrom(io.env);
+    io.stderr.write(`keys: database ${describeDatabase(database)}\n`);
+    const missing = missingDatabase(database, create);
+    if (missing) throw new Error(missing);
+    store = await openStore(database);
     await run(store, args, io);
     return 0;
   } catch (err) {

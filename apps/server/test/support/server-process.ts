@@ -12,10 +12,14 @@ import { customPlan, policy } from "./contract.js";
 
 const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
 
-function builtFile(name: string): string {
-  const file = `${DIST}${name}`;
-  if (!existsSync(file))
-    throw new Error(`${file} is missing: run \`pnpm --filter @animal-store/server build\``);
+const KEYS_DIST = fileURLToPath(new URL("../../dist-keys/", import.meta.url));
+
+function builtFile(name: string, dist = DIST): string {
+  const file = `${dist}${name}`;
+  if (!existsSync(file)) {
+    const script = dist === KEYS_DIST ? "build:keys" : "build";
+    throw new Error(`${file} is missing: run \`pnpm --filter @animal-store/server ${script}\``);
+  }
   return file;
 }
 
@@ -122,7 +126,7 @@ export function runKeys(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [builtFile("keys-cli/keys-cli.js"), ...args], {
+  const child = spawn(process.execPath, [builtFile("keys-cli/keys-cli.js", KEYS_DIST), ...args], {
     env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -114,7 +114,7 @@ export interface components {
              *     `status`.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "cursor_filter_mismatch" | "unauthorized" | "invalid_api_key" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "api_key_banned" | "internal_error" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "cursor_filter_mismatch" | "unauthorized" | "invalid_api_key" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Human-readable description. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -236,7 +236,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description An unexpected failure (code `internal_error`); the message carries a request id. */
+        /** @description An unexpected failure (code `internal_error`; the message carries a request id), or an operation this server does not implement yet (code `not_implemented`). */
         InternalError: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

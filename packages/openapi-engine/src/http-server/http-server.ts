@@ -12,6 +12,7 @@ import type { RateLimiter } from "../rate-limit/index.js";
 import { connectionAnswers } from "./connection-answers.js";
 import { capConnections } from "./connection-caps.js";
 import { expressMessageClasses } from "./express-messages.js";
+import { portTakenMessage } from "./port-holder.js";
 
 /** What the server needs besides the app: its bounds and the anonymous window's limiter. */
 export interface HttpServerOptions {
@@ -51,12 +52,19 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
   return server;
 }
 
-/** Listens on `port` and `host`; rejects on an error such as a port in use. */
+/**
+ * Listens on `port` and `host`; rejects on an error such as a port in use (its message names
+ * the port and, where it can, the process holding it; the code stays EADDRINUSE).
+ */
 export function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once("error", reject);
+    const failed = (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EADDRINUSE") return reject(err);
+      reject(Object.assign(new Error(portTakenMessage(port, host)), { code: err.code }));
+    };
+    server.once("error", failed);
     server.listen(port, host, () => {
-      server.off("error", reject);
+      server.off("error", failed);
       resolve();
     });
   });

@@ -7,6 +7,7 @@
  */
 import type { Response } from "express";
 import type { Caller, CallerLocals } from "../auth/credentials.js";
+import { engineErrors } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { RequestLocals } from "../request-context/request-context.js";
 import type { CompiledAnswers } from "./answers.js";
@@ -42,7 +43,7 @@ export interface HandledOperation {
   method: string;
   path: string;
   answers: CompiledAnswers;
-  /** Undefined when the application has none (reported at start): a 500. */
+  /** Undefined when the application has none (reported at start): a 500 `not_implemented`. */
   handler: AnyHandler | undefined;
 }
 
@@ -83,7 +84,8 @@ export function handle(options: { checked: boolean }) {
       const { operation, caller, requestId } = res.locals;
       const handler = operation.handler;
       if (handler === undefined) {
-        next(new Error(`no handler for ${operation.operationId}: add it to the handler table`));
+        // Reported once at start (operations.ts), so not logged again on every call.
+        next(engineErrors.notImplemented(operation.operationId));
         return;
       }
       const result = (await handler({

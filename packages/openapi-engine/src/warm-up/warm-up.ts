@@ -89,7 +89,11 @@ export async function sendRequests(
   options: ServerOptions = {},
 ): Promise<void> {
   const server = createServer(options, app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  // Exclusive: in a cluster worker (the dev loop's server) a shared handle would be the
+  // primary's, and another worker warming up at once could answer these requests.
+  await new Promise<void>((resolve) =>
+    server.listen({ port: 0, host: "127.0.0.1", exclusive: true }, resolve),
+  );
   try {
     const { port } = server.address() as AddressInfo;
     for (const request of requests) {

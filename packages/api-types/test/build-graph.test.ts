@@ -1,0 +1,67 @@
+// Generated code is part of the build graph: every build, typecheck and test of a package that
+// reads the generated types waits for `generate` (so types never lag the spec), and `generate`
+// never runs beside a build of the same files (it waits for what it reads; builds wait for it).
+// Read from turbo's own plan (--dry=json), not from turbo.json, so the test follows turbo's rules.
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+
+interface PlannedTask {
+  taskId: string;
+  dependencies: string[];
+}
+
+function plan(...args: string[]): Map<string, string[]> {
+  const json = execFileSync(`${root}node_modules/.bin/turbo`, ["run", ...args, "--dry=json"], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const tasks = (JSON.parse(json) as { tasks: PlannedTask[] }).tasks;
+  return new Map(tasks.map((task) => [task.taskId, task.dependencies]));
+}
+
+/** Every task `taskId` waits for, directly or not. */
+function upstream(graph: Map<string, string[]>, taskId: string): Set<string> {
+  const seen = new Set<string>();
+  const visit = (id: string) => {
+    for (const dep of graph.get(id) ?? []) {
+      if (!seen.has(dep)) {
+        seen.add(dep);
+        visit(dep);
+      }
+    }
+  };
+  visit(taskId);
+  return seen;
+}
+
+describe("the build graph", () => {
+  it.each([
+    ["build", "@animal-store/server"],
+    ["build:keys", "@animal-store/server"],
+    ["typecheck", "@animal-store/server"],
+    ["test", "@animal-store/server"],
+    ["build", "@animal-store/client"],
+  ])("%s of %s regenerates the types from the spec first", (task, pkg) => {
+    const graph = plan(task, `--filter=${pkg}`);
+    const before = upstream(graph, `${pkg}#${task}`);
+    expect(before).toContain("@animal-store/api-types#generate");
+    expect(before).toContain("@animal-store/openapi#bundle");
+  });
+
+  it("pnpm generate never builds the generated package beside its generate", () => {
+    const graph = plan("generate");
+    for (const pkg of ["@animal-store/api-types", "@animal-store/client"]) {
+      const build = `${pkg}#build`;
+      if (graph.has(build)) expect(upstream(graph, build)).toContain(`${pkg}#generate`);
+    }
+    // The client's generator imports the api-types build, which waits for api-types' generate.
+    expect(upstream(graph, "@animal-store/client#generate")).toContain(
+      "@animal-store/api-types#generate",
+    );
+  });
+});
