@@ -48,8 +48,12 @@ export {
   type BanSettings,
   createMemoryRateLimiter,
   createRedisRateLimiter,
+  type KeyUsage,
+  keyUsage,
   type PlanLimits,
   type RateLimitDecision,
   type RateLimiter,
+  type Usage,
+  type UsageScope,
 } from "./rate-limit/index.js";
 export { type RunningServer, type StartOptions, startEngine } from "./start.js";

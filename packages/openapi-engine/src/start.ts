@@ -20,13 +20,37 @@ import { type Contract, compileContract } from "./contract/contract.js";
 import { baseUrl, closeGracefully, createHttpServer, listen } from "./http-server/http-server.js";
 import { createLogger } from "./logger.js";
 import { EngineMetrics } from "./metrics/engine-metrics.js";
-import { startMetricsListener } from "./metrics/listener.js";
+import { type MetricsRoute, startMetricsListener } from "./metrics/listener.js";
 import { compileOperations, withHandlers } from "./operations.js";
 import type { OpsRoute } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limit/index.js";
+import { keyUsage } from "./rate-limit/usage.js";
 import { requestTracing } from "./tracing/hooks.js";
 import { warmUp } from "./warm-up/warm-up.js";
+
+/**
+ * GET /usage/keys/<id> on the metrics listener: the key's usage in this instance's limiter (Redis,
+ * shared by every instance, when REDIS_URL is set; else this instance's memory alone).
+ */
+function usageRoute(
+  store: EngineStore,
+  limiter: RateLimiter,
+  contract: Contract,
+  clock: () => number,
+  config: AppConfig,
+): MetricsRoute {
+  const scope = config.rateLimit.redisUrl === null ? "instance" : "shared";
+  return {
+    prefix: "/usage/keys/",
+    async answer(id) {
+      const key = (await store.listApiKeys()).find((k) => k.id === id);
+      if (!key) return { status: 404, body: { error: `no key with id ${id}` } };
+      const policy = contract.rateLimit;
+      return { status: 200, body: await keyUsage(key, { limiter, policy, scope, nowMs: clock() }) };
+    },
+  };
+}
 
 /** How often a running server probes its backing services on its own (logging changes). */
 const READINESS_PROBE_MS = 5000;
@@ -125,6 +149,7 @@ export async function startEngine<S extends EngineStore>(
         ...config.metrics,
         // prom-client is loaded only when metrics are on.
         registry: (await import("./metrics/registry.js")).metricsRegistry(metrics),
+        routes: [usageRoute(store, limiter, contract, clock, config)],
         logger,
       });
     }

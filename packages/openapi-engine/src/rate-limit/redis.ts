@@ -158,6 +158,22 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
         banUntil * 1000 > now ? { kind: "banned", untilSeconds: banUntil } : { kind: "allowed" };
       return decide(outcome, { minute, day }, limits, now);
     },
+    async usage(subject, nowMs) {
+      await waitReady();
+      const w = windowsAt(Math.floor(nowMs));
+      const base = `${options.keyPrefix}{${subject}}:`;
+      const values = await redis.mget(
+        `${base}m:${w.minuteIndex}`,
+        `${base}d:${w.dayIndex}`,
+        `${base}ban`,
+      );
+      const [minute, day, banUntil] = values.map((value) => Number(value ?? 0)) as [
+        number,
+        number,
+        number,
+      ];
+      return { minute, day, bannedUntil: banUntil * 1000 > nowMs ? banUntil : null };
+    },
     async check() {
       await waitReady();
       await redis.ping();
