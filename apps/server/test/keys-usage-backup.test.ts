@@ -1,7 +1,7 @@
 /**
  * `keys usage`: a key's counts this minute and today against its plan, from the live rate-limit
  * store: from Redis when the counters are shared (REDIS_URL), else from the running server's
- * metrics listener, per instance (and said so).
+ * metrics listener, per instance (and said so). `keys backup`: an online copy of the SQLite file.
  */
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
@@ -104,5 +104,31 @@ describe("keys usage", { timeout: 60_000 }, () => {
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/no key with id key_0000000000000000/);
+  });
+});
+
+describe("keys backup", { timeout: 60_000 }, () => {
+  it("copies the SQLite database while the server runs; a server on the copy has its data", async () => {
+    const database = join(temp.dir, "live.db");
+    const key = await createKeyIn(database, { plan: roomyPlan, name: "backup" });
+    const env = { DATABASE_URL: `file:${database}` };
+    const server = await spawnServer(env);
+    servers.push(server);
+    const created = await fetch(`${server.url}${contract.basePath}/pets`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Backed", categoryId: 1, status: "available" }),
+    });
+    expect(created.status).toBe(201);
+    const copy = join(temp.dir, "backups", "copy.db");
+    const result = await runKeys(["backup", copy], env);
+    expect(result.code, result.stderr).toBe(0);
+    expect((await runKeys(["backup", copy], env)).stderr).toMatch(/never overwrites/);
+    const restored = await spawnServer({ DATABASE_URL: `file:${copy}` });
+    servers.push(restored);
+    const listed = await fetch(`${restored.url}${contract.basePath}/pets`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(await listed.json()).toEqual([await created.json()]);
   });
 });
