@@ -6,6 +6,7 @@ import {
   operationDeprecation,
   rateLimitPolicy,
   requestBodyLimitBytes,
+  requestTargetLimitBytes,
 } from "./extensions.js";
 import { loadBundledSpec } from "./load.js";
 import { specOperations } from "./operations.js";
@@ -80,6 +81,15 @@ describe("requestBodyLimitBytes", () => {
     expect(() => requestBodyLimitBytes(withInfo({ "x-request-body-limit-bytes": "16k" }))).toThrow(
       "info.x-request-body-limit-bytes must be a whole number",
     );
+  });
+});
+
+describe("requestTargetLimitBytes", () => {
+  it("reads the request target limit and refuses one that is not a whole number", () => {
+    expect(requestTargetLimitBytes(spec)).toBe(spec.info["x-request-target-limit-bytes"]);
+    expect(() =>
+      requestTargetLimitBytes(withInfo({ "x-request-target-limit-bytes": "8k" })),
+    ).toThrow("info.x-request-target-limit-bytes must be a whole number");
   });
 });
 

@@ -109,6 +109,15 @@ export function requestBodyLimitBytes(spec: OpenApiDocument): number {
   return wholeNumber(spec.info["x-request-body-limit-bytes"], "info.x-request-body-limit-bytes", 1);
 }
 
+/** The documented maximum length of a request target (path and query), `info.x-request-target-limit-bytes`. */
+export function requestTargetLimitBytes(spec: OpenApiDocument): number {
+  return wholeNumber(
+    spec.info["x-request-target-limit-bytes"],
+    "info.x-request-target-limit-bytes",
+    1,
+  );
+}
+
 /** What a deprecated operation's responses say about it (RFC 9745, RFC 8594, RFC 8288). */
 export interface OperationDeprecation {
   /** `x-deprecated-since`: deprecated since this instant. */

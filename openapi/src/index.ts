@@ -26,6 +26,7 @@ export {
   type RateLimitPolicy,
   rateLimitPolicy,
   requestBodyLimitBytes,
+  requestTargetLimitBytes,
 } from "./extensions.js";
 export { bundledSpecPath, type LoadedSpec, loadBundledSpec, readSpec } from "./load.js";
 export {
@@ -51,4 +52,5 @@ export {
   type ServerStatus,
   undeclaredStatuses,
 } from "./server-statuses.js";
+export { type SourceLines, type SpecPath, sourceLines } from "./source-lines.js";
 export { type StoredResource, storedResources } from "./stored-resources.js";

@@ -4,7 +4,9 @@
 // keep the copies in step pass. The rule requiring the statuses the server can send
 // (spec-facts/server-statuses) is shown with the assertion rules, in lint-rules.test.ts.
 import { afterAll, describe, expect, it } from "vitest";
+import { basePathOf } from "../src/extensions.js";
 import { lintScratch, mutated, reportsOf } from "./lint.js";
+import { source } from "./source.js";
 import type { Json } from "./spec.js";
 
 const scratch = lintScratch();
@@ -12,6 +14,19 @@ afterAll(() => scratch.remove());
 
 const listPets = (spec: Json) => spec.paths["/pets"].get;
 const getPet = (spec: Json) => spec.paths["/pets/{petId}"].get;
+
+// What today's spec says, read rather than restated: getPet's sunset (as a date and as prose
+// writes it) and the base path with the version after it.
+const sunset = String(getPet(source)["x-sunset"]);
+const written = (date: string) =>
+  new Date(`${date}T00:00:00Z`).toLocaleDateString("en-GB", {
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    timeZone: "UTC",
+  });
+const base = basePathOf(source);
+const nextBase = base.replace(/\d+$/, (n) => String(Number(n) + 1));
 const prose = (spec: Json, from: string, to: string) => {
   if (!spec.info.description.includes(from)) throw new Error(`the prose has no "${from}"`);
   spec.info.description = spec.info.description.replace(from, to);
@@ -25,7 +40,7 @@ const cases: Case[] = [
     "spec-facts/deprecation",
     "getPet's x-sunset moved alone",
     (s) => Object.assign(getPet(s), { "x-sunset": "2031-06-01" }),
-    ["5 December 2030", "x-sunset: 2031-06-01"],
+    [written(sunset), "x-sunset: 2031-06-01"],
   ],
   [
     "spec-facts/deprecation",
@@ -150,9 +165,10 @@ const cases: Case[] = [
     "spec-facts/quoted-values",
     "the servers under /v2, the prose unchanged",
     (s) => {
-      for (const server of s.servers) server.url = server.url.replace(/\/v1$/, "/v2");
+      for (const server of s.servers)
+        server.url = server.url.replace(new RegExp(`${base}$`), nextBase);
     },
-    ["ends with `/v1`", "url: https://{host}/v2"],
+    [`ends with \`${base}\``, `url: https://{host}${nextBase}`],
   ],
   [
     "spec-facts/quoted-values",
@@ -205,8 +221,8 @@ describe("spec-facts rules", () => {
       (s: Json) => {
         getPet(s)["x-sunset"] = "2031-06-01";
         for (const [from, to] of [
-          ["5 December 2030", "1 June 2031"],
-          ["2030-12-05", "2031-06-01"],
+          [written(sunset), "1 June 2031"],
+          [sunset, "2031-06-01"],
         ] as const) {
           const moved = (text: string) => text.replaceAll(from, to);
           getPet(s).description = moved(getPet(s).description);

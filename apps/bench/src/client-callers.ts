@@ -2,9 +2,11 @@
  * The same call (list 20 pets, parse the JSON body) made three ways. Each caller throws when the call
  * did not succeed, so a fast failure can never pass for a fast client.
  */
+
 import type { paths } from "@animal-store/api-types";
 import { createAnimalStoreClient } from "@animal-store/client";
 import createClient from "openapi-fetch";
+import { basePath } from "./base-path.js";
 
 /** One call of a client; rejects unless it got the page of pets. */
 export type Caller = () => Promise<void>;
@@ -18,7 +20,7 @@ export async function clientCallers(
   url: string,
   key: string,
 ): Promise<Record<"rawFetch" | "openapiFetch" | "ours", Caller>> {
-  const base = `${url}/v1`;
+  const base = `${url}${basePath}`;
   const headers = { authorization: `Bearer ${key}` };
   const listUrl = `${base}/pets?limit=20`;
   const bare = createClient<paths>({ baseUrl: base, headers });

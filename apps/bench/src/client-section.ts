@@ -2,6 +2,7 @@
  * Starts the two servers the client bench calls (ours as shipped, raw node:http), seeds them, times
  * the clients against each, and stops them.
  */
+import { basePath } from "./base-path.js";
 import type { ClientFigures } from "./client-bench.js";
 import { timeClients } from "./client-bench.js";
 import { seed, type VariantSpec } from "./server-bench.js";
@@ -18,7 +19,7 @@ export async function runClientSection(
   const start = async (id: VariantSpec["id"]) => {
     const spec = specs.find((s) => s.id === id);
     if (spec === undefined) throw new Error(`no ${id} variant`);
-    const variant = await startVariant(id, spec.env, "/v1/pets?limit=20");
+    const variant = await startVariant(id, spec.env, `${basePath}/pets?limit=20`);
     running.push(variant);
     await seed(variant, 30);
     return variant;

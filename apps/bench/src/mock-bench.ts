@@ -4,8 +4,10 @@
  * expect, beside the server's own figures. Each is started from a spawned process to the line
  * that names its address, as the server variants are timed to their ready message.
  */
+
 import { fileURLToPath } from "node:url";
 import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
+import { basePath } from "./base-path.js";
 import { spawnTracked, stopTracked } from "./processes.js";
 import { SCENARIOS, type Scenario } from "./server-bench.js";
 import { median } from "./stats.js";
@@ -32,7 +34,9 @@ export interface MockFigures {
   modes: MockModeFigures[];
 }
 
-const URL_LINE = /at (http:\/\/\S+?)\/v1\b/;
+const URL_LINE = new RegExp(
+  `at (http://\\S+?)${basePath.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`,
+);
 // From dist/ (or src/): apps/mock/src/main.mjs, what `pnpm mock` runs.
 const LAUNCHER = fileURLToPath(new URL("../../mock/src/main.mjs", import.meta.url));
 // Any well-formed key is accepted by both; each mode counts it as its arguments say.

@@ -4,9 +4,11 @@
  * (`ours-before` is the `--compare` build) under `node --cpu-prof` with wrk on one scenario, then prints
  * where the server's time went. This is how the server's per-request work was found and trimmed.
  */
+
 import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { basePath } from "./base-path.js";
 import { cleanUpWhenStopped, installCleanup, stopAll } from "./processes.js";
 import { type CpuProfile, summariseProfile } from "./profile-summary.js";
 import { SCENARIOS, seed } from "./server-bench.js";
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
     if (spec === undefined)
       throw new Error(`no variant ${variantId} (${variants.skipped ?? "unknown id"})`);
     await warmFetch();
-    const variant = await startVariant(spec.id, spec.env, "/v1/pets?limit=20", [
+    const variant = await startVariant(spec.id, spec.env, `${basePath}/pets?limit=20`, [
       "--cpu-prof",
       `--cpu-prof-dir=${scratchDir}`,
     ]);

@@ -75,16 +75,21 @@ export function renderMarkdown(r: BenchResults): string {
     section("Server throughput and latency", r.server, (variants) => {
       const compared = variants.some((v) => v.id === "ours-before");
       const metricsOff = variants.some((v) => v.id === "ours-no-metrics");
+      const fastify = variants.some((v) => v.id === "fastify-glue");
+      // CPU per request first: the figure other work on a shared machine disturbs least.
       const rows = variants.flatMap((v) =>
         Object.entries(v.scenarios).map(([id, f]) => [
           v.label,
           id,
-          int(f.reqPerSec),
           int(f.cpuUsPerRequest),
+          int(f.reqPerSec),
           dec(f.p50Ms),
           dec(f.p99Ms),
+          times(f.cpuVsRaw),
+          ...(fastify ? [times(f.cpuVsFastify)] : []),
           times(f.vsExpress),
           times(f.vsRaw),
+          ...(fastify ? [times(f.vsFastify)] : []),
           ...(compared ? [times(f.vsBefore)] : []),
           ...(metricsOff ? [times(f.cpuVsNoMetrics)] : []),
           f.errors === 0 ? "0" : `**${f.errors}**`,
@@ -93,12 +98,15 @@ export function renderMarkdown(r: BenchResults): string {
       const head = [
         "variant",
         "scenario",
-        "req/s",
         "CPU µs/req",
+        "req/s",
         "p50 ms",
         "p99 ms",
-        "vs Express",
-        "vs node:http",
+        "CPU vs node:http",
+        ...(fastify ? ["CPU vs Fastify"] : []),
+        "req/s vs Express",
+        "req/s vs node:http",
+        ...(fastify ? ["req/s vs Fastify"] : []),
       ];
       const startRows = variants.map((v) => [
         v.label,
@@ -110,7 +118,7 @@ export function renderMarkdown(r: BenchResults): string {
         table(
           [
             ...head,
-            ...(compared ? ["vs before"] : []),
+            ...(compared ? ["req/s vs before"] : []),
             ...(metricsOff ? ["CPU/req vs metrics off"] : []),
             "errors",
           ],

@@ -13,6 +13,10 @@ const scenario = (reqPerSec: number, vsExpress: number, p99Ms: number): Scenario
   errors: 0,
   vsExpress,
   vsRaw: vsExpress / 3,
+  vsFastify: Number.NaN,
+  cpuVsRaw: 1.5,
+  cpuVsFastify: 0.9,
+  vsSqlite: Number.NaN,
   vsBefore: Number.NaN,
   cpuVsNoMetrics: 1.01,
 });
@@ -110,12 +114,44 @@ describe("evaluateTargets", () => {
     const dev = targets.find((t) => t.label.startsWith("spec edit"));
     expect(dev).toMatchObject({ met: null, actual: "not measured" });
     const noServer = evaluateTargets({ ...base, server: { ok: false, reason: "x" } });
-    // The server's seven (metrics' cost included), and the two sections the base leaves out
-    // (pnpm dev, the mock).
-    expect(noServer.filter((t) => t.met === null)).toHaveLength(9);
+    // The server's six, issue 26's eight, metrics' cost (issue 25), and the two sections the
+    // base leaves out.
+    expect(noServer.filter((t) => t.met === null)).toHaveLength(17);
     const noPaging = evaluateTargets({ ...base, paging: { ok: false, reason: "x" } });
     const pagingTargets = noPaging.filter((t) => /^(page 50|a list on)/.test(t.label));
     expect(pagingTargets.map((t) => t.met)).toEqual([null, null]);
+  });
+});
+
+describe("issue 26's targets", () => {
+  const scaled: VariantFigures = {
+    ...ours,
+    id: "ours-pg-redis",
+    scenarios: {
+      list20: { ...scenario(4000, 1, 9), vsSqlite: 0.8 },
+      create: { ...scenario(700, 1, 9), vsSqlite: 0.7 },
+    },
+  };
+  const targets = evaluateTargets({ ...base, server: { ok: true, value: [ours, scaled] } });
+  const find = (label: string) => targets.find((t) => t.label.startsWith(label));
+
+  it("judges CPU per request against Fastify per scenario (lower is better)", () => {
+    expect(find("CPU µs/req vs Fastify + glue, GET limit=20")).toMatchObject({
+      met: true,
+      actual: "0.90x (300 µs)",
+    });
+  });
+
+  it("judges the PostgreSQL + Redis path against SQLite in the same run", () => {
+    expect(find("PostgreSQL + Redis create vs SQLite")?.met).toBe(true);
+    expect(find("PostgreSQL + Redis GET limit=20 vs SQLite")?.met).toBe(false);
+  });
+
+  it("judges p99 per SQLite scenario against 10 ms and puts the load average beside it", () => {
+    expect(find("p99 at 32 connections, SQLite GET limit=20")?.met).toBe(false);
+    expect(find("p99 at 32 connections, SQLite GET limit=100")?.actual).toBe(
+      "12.00 ms (load average 0.5 at start, 1.2 at end, machine not quiet)",
+    );
   });
 });
 
@@ -172,7 +208,7 @@ describe("renderMarkdown", () => {
 
   it("tabulates req/s, latency and ratios per variant and scenario", () => {
     expect(markdown).toContain(
-      "| (a) ours | list20 | 5,000 | 300 | 1.00 | 10.00 | 1.10x | 0.37x | 0 |",
+      "| (a) ours | list20 | 300 | 5,000 | 1.00 | 10.00 | 1.50x | 1.10x | 0.37x | 0 |",
     );
   });
 

@@ -9,6 +9,7 @@ import type { MachineInfo } from "./machine.js";
 import type { MockFigures } from "./mock-bench.js";
 import type { PagingFigures } from "./paging-bench.js";
 import type { VariantFigures } from "./server-bench.js";
+import { serverTargets } from "./server-targets.js";
 import type { ToolchainFigure } from "./toolchain-bench.js";
 
 /** A section's figures, or why it has none. */
@@ -128,5 +129,10 @@ export function evaluateTargets(results: Omit<BenchResults, "targets">): Target[
       " s",
       (v) => v < 3,
     ),
+    ...serverTargets(results.server.ok ? results.server.value : undefined, {
+      start: results.machine.loadAtStart[0] ?? Number.NaN,
+      end: results.loadAtEnd,
+      cores: results.machine.cores,
+    }),
   ];
 }

@@ -27,9 +27,10 @@ describe("summarise", () => {
     ["ours-sqlite/list20", [run(1000), run(500), run(1100)]],
     ["bare-express/list20", [run(1000), run(500), run(1000)]],
     ["raw-http/list20", [run(4000), run(2000), run(4000)]],
+    ["fastify-glue/list20", [run(2000), run(1000), run(2200)]],
   ]);
   const [ours] = summarise(
-    [variant("ours-sqlite"), variant("bare-express"), variant("raw-http")],
+    [variant("ours-sqlite"), variant("bare-express"), variant("raw-http"), variant("fastify-glue")],
     results,
   );
   const list20 = ours?.scenarios.list20;
@@ -43,6 +44,12 @@ describe("summarise", () => {
   it("gives ratios as the median of per-round ratios", () => {
     expect(list20?.vsExpress).toBe(1);
     expect(list20?.vsRaw).toBe(0.25);
+    expect(list20?.vsFastify).toBe(0.5);
+  });
+
+  it("gives CPU per request against node:http and Fastify as per-round ratios (lower is better)", () => {
+    expect(list20?.cpuVsRaw).toBe(4);
+    expect(list20?.cpuVsFastify).toBe(2);
   });
 
   it("leaves out a scenario that was not run, and a ratio without its baseline is NaN", () => {

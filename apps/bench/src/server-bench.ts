@@ -2,6 +2,7 @@
  * Server throughput and latency: every scenario against every variant in interleaved rounds (the
  * variant order rotates each round), so a noisy moment on a shared machine hits all of them alike.
  */
+import { basePath, pageMax } from "./base-path.js";
 import { median, ratio } from "./stats.js";
 import {
   cpuMs,
@@ -26,20 +27,24 @@ const NEW_PET = JSON.stringify({ name: "Bench", categoryId: 1, status: "availabl
 export const SCENARIOS: readonly Scenario[] = [
   {
     id: "list20",
-    label: "GET /v1/pets?limit=20",
-    request: (key) => ({ method: "GET", path: "/v1/pets?limit=20", headers: bearer(key) }),
+    label: `GET ${basePath}/pets?limit=20`,
+    request: (key) => ({ method: "GET", path: `${basePath}/pets?limit=20`, headers: bearer(key) }),
   },
   {
     id: "list100",
-    label: "GET /v1/pets?limit=100",
-    request: (key) => ({ method: "GET", path: "/v1/pets?limit=100", headers: bearer(key) }),
+    label: `GET ${basePath}/pets?limit=${pageMax}`,
+    request: (key) => ({
+      method: "GET",
+      path: `${basePath}/pets?limit=${pageMax}`,
+      headers: bearer(key),
+    }),
   },
   {
     id: "create",
-    label: "POST /v1/pets",
+    label: `POST ${basePath}/pets`,
     request: (key) => ({
       method: "POST",
-      path: "/v1/pets",
+      path: `${basePath}/pets`,
       headers: { ...bearer(key), "content-type": "application/json" },
       body: NEW_PET,
     }),
@@ -73,6 +78,13 @@ export interface ScenarioFigures {
   errors: number;
   vsExpress: number;
   vsRaw: number;
+  /** req/s against Fastify + fastify-openapi-glue (NaN when that variant did not run). */
+  vsFastify: number;
+  /** CPU µs per request against raw node:http's and Fastify's, same rounds (lower is better). */
+  cpuVsRaw: number;
+  cpuVsFastify: number;
+  /** req/s against (a), ours on SQLite as shipped, same rounds: the scale-out path's figure. */
+  vsSqlite: number;
   /** Against the `--compare` snapshot of an earlier build (NaN without one). */
   vsBefore: number;
   /** CPU per request against the shipped server with METRICS_PORT=0, paired by round. */
@@ -106,7 +118,7 @@ export async function seed(variant: RunningVariant, count: number): Promise<void
   const scenario = SCENARIOS.find((s) => s.id === "create") as Scenario;
   const { headers, body } = scenario.request(variant.key);
   for (let i = 0; i < count; i++) {
-    const res = await fetch(`${variant.url}/v1/pets`, {
+    const res = await fetch(`${variant.url}${basePath}/pets`, {
       method: "POST",
       headers,
       body: body ?? "",
@@ -125,7 +137,7 @@ export async function runServerBench(
   const scenarios = SCENARIOS.filter((s) => options.scenarios?.includes(s.id) ?? true);
   try {
     for (const spec of specs) {
-      const variant = await startVariant(spec.id, spec.env, "/v1/pets?limit=20");
+      const variant = await startVariant(spec.id, spec.env, `${basePath}/pets?limit=20`);
       running.push(variant);
       options.log(
         `  ${spec.id}: ready in ${variant.startMs.toFixed(0)} ms, first request ${variant.firstRequestMs.toFixed(1)} ms`,
@@ -189,9 +201,13 @@ export async function runServerBench(
 export function summarise(figures: VariantFigures[], results: Map<string, RoundResult[]>) {
   const roundsOf = (id: VariantId, scenario: Scenario["id"]) =>
     results.get(`${id}/${scenario}`) ?? [];
-  const pairedRatio = (rounds: RoundResult[], baseline: RoundResult[]) =>
+  // Each round's pair ran seconds apart, so the median of per-round ratios.
+  const paired = (rounds: RoundResult[], baseline: RoundResult[], field: keyof RoundResult) =>
     median(
-      rounds.flatMap((r, i) => (baseline[i] ? [ratio(r.reqPerSec, baseline[i].reqPerSec)] : [])),
+      rounds.flatMap((r, i) => {
+        const base = baseline[i];
+        return base ? [ratio(r[field] as number, base[field] as number)] : [];
+      }),
     );
   for (const variant of figures) {
     for (const scenario of SCENARIOS) {
@@ -204,15 +220,14 @@ export function summarise(figures: VariantFigures[], results: Map<string, RoundR
         p50Ms: median(rounds.map((r) => r.p50Ms)),
         p99Ms: median(rounds.map((r) => r.p99Ms)),
         errors: rounds.reduce((sum, r) => sum + r.errors, 0),
-        vsExpress: pairedRatio(rounds, roundsOf("bare-express", scenario.id)),
-        vsRaw: pairedRatio(rounds, roundsOf("raw-http", scenario.id)),
-        vsBefore: pairedRatio(rounds, roundsOf("ours-before", scenario.id)),
-        cpuVsNoMetrics: median(
-          rounds.flatMap((r, i) => {
-            const off = roundsOf("ours-no-metrics", scenario.id)[i];
-            return off ? [ratio(r.cpuUsPerRequest, off.cpuUsPerRequest)] : [];
-          }),
-        ),
+        vsExpress: paired(rounds, roundsOf("bare-express", scenario.id), "reqPerSec"),
+        vsRaw: paired(rounds, roundsOf("raw-http", scenario.id), "reqPerSec"),
+        vsFastify: paired(rounds, roundsOf("fastify-glue", scenario.id), "reqPerSec"),
+        cpuVsRaw: paired(rounds, roundsOf("raw-http", scenario.id), "cpuUsPerRequest"),
+        cpuVsFastify: paired(rounds, roundsOf("fastify-glue", scenario.id), "cpuUsPerRequest"),
+        vsSqlite: paired(rounds, roundsOf("ours-sqlite", scenario.id), "reqPerSec"),
+        vsBefore: paired(rounds, roundsOf("ours-before", scenario.id), "reqPerSec"),
+        cpuVsNoMetrics: paired(rounds, roundsOf("ours-no-metrics", scenario.id), "cpuUsPerRequest"),
       };
     }
   }

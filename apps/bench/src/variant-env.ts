@@ -99,6 +99,11 @@ export async function createVariantSpecs(
     },
     { id: "bare-express", label: "(b) bare Express 5", env: sqlite("express") },
     { id: "raw-http", label: "(c) raw node:http", env: sqlite("raw") },
+    {
+      id: "fastify-glue",
+      label: "(f) Fastify 5 + fastify-openapi-glue",
+      env: sqlite("fastify"),
+    },
   ];
   if (compareDist !== undefined) {
     const env = { ...sqlite("before"), BENCH_SERVER_DIST: compareDist };

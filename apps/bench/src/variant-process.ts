@@ -15,6 +15,7 @@ export type VariantId =
   | "ours-no-metrics"
   | "bare-express"
   | "raw-http"
+  | "fastify-glue"
   | "ours-pg-redis"
   | "ours-before";
 

@@ -5,12 +5,12 @@ describe("wrkScript", () => {
   it("sets method, path, body and headers, and prints one JSON line when done", () => {
     const script = wrkScript({
       method: "POST",
-      path: "/v1/pets",
+      path: "/api/pets",
       headers: { authorization: "Bearer k", "content-type": "application/json" },
       body: '{"name":"Rex"}',
     });
     expect(script).toContain('wrk.method = "POST"');
-    expect(script).toContain('wrk.path = "/v1/pets"');
+    expect(script).toContain('wrk.path = "/api/pets"');
     expect(script).toContain('wrk.body = "{\\"name\\":\\"Rex\\"}"');
     expect(script).toContain('wrk.headers["authorization"] = "Bearer k"');
     expect(script).toContain("latency:percentile(99)");

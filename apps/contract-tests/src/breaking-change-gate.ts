@@ -2,8 +2,11 @@
  * The breaking-change gate: `redocly diff` rates every change between the last released contract
  * and the current one (major / minor / patch); the gate fails on any major change unless the
  * current `info.version` has a higher major than the released one. Values added to an enum the
- * contract declares open are rated minor (`open-enums.ts`).
+ * contract declares open are rated minor (`open-enums.ts`), and the changes listed in
+ * `openapi/accepted-changes.yaml` as the file rates them (`accepted-changes.ts`).
  */
+import { type AcceptedChange, acceptedChangeFor, readAcceptedChanges } from "./accepted-changes.js";
+import { acceptedChangesPath } from "./contract-paths.js";
 import {
   compareContractVersions,
   parseContractVersion,
@@ -43,17 +46,31 @@ interface DiffReport {
   changes: { path: string; impact: string; verdicts?: DiffVerdict[] }[];
 }
 
-/** Compares `revisionPath` with the released `basePath` (both bundled JSON contracts). */
+/**
+ * Compares `revisionPath` with the released `basePath` (both bundled JSON contracts); `accepted`
+ * are the changes accepted as fixes (by default, those of `openapi/accepted-changes.yaml`).
+ */
 export async function checkBreakingChanges(
   basePath: string,
   revisionPath: string,
+  accepted: readonly AcceptedChange[] = readAcceptedChanges(acceptedChangesPath()),
 ): Promise<BreakingChangeVerdict> {
   const baseVersion = readContractVersion(basePath);
   const revisionVersion = readContractVersion(revisionPath);
   const base = parseContractVersion(baseVersion);
   const revision = parseContractVersion(revisionVersion);
   const majorBump = revision.major > base.major;
-  const diff = rerateOpenEnums(await runDiff(basePath, revisionPath), readContract(revisionPath));
+  const revisionContract = readContract(revisionPath);
+  const acceptedLines: string[] = [];
+  const diff = rerate(await runDiff(basePath, revisionPath), (verdict, pointer) => {
+    if (verdict.ruleId === ENUM_VALUES_ADDED && isOpenEnum(revisionContract, pointer)) {
+      return { impact: "minor", message: `${verdict.message} (an open enum: x-open-enum)` };
+    }
+    const fix = acceptedChangeFor(accepted, verdict, pointer);
+    if (fix === undefined) return undefined;
+    acceptedLines.push(`  ACCEPTED as ${fix.rating} ${fix.ruleId} (${pointer}): ${fix.reason}`);
+    return { impact: fix.rating, message: `${verdict.message} (accepted: ${fix.reason})` };
+  });
   const breakingChanges = diff.changes
     .filter((change) => change.impact === "major")
     .flatMap((change) =>
@@ -71,6 +88,7 @@ export async function checkBreakingChanges(
     `contract ${baseVersion} (released) → ${revisionVersion} (current): ` +
       `${diff.summary.major} major, ${diff.summary.minor} minor, ${diff.summary.patch} patch change(s)`,
     ...breakingChanges.map((c) => `  BREAKING ${c.ruleId}: ${c.message} (${c.pointer})`),
+    ...acceptedLines,
   ];
   if (wentBackwards)
     lines.push(`FAIL: info.version went backwards (${baseVersion} → ${revisionVersion}).`);
@@ -96,19 +114,24 @@ export async function checkBreakingChanges(
 const IMPACTS = ["patch", "minor", "major"] as const;
 
 /**
- * The diff with values added to open enums (`open-enums.ts`) rated minor: each such verdict, the
- * change's impact (its highest verdict's) and the summary's counts follow.
+ * The diff with major verdicts re-rated where `rating` says (values added to an open enum, an
+ * accepted fix): each such verdict, the change's impact (its highest verdict's) and the
+ * summary's counts follow.
  */
-function rerateOpenEnums(diff: DiffReport, revision: unknown): DiffReport {
+function rerate(
+  diff: DiffReport,
+  rating: (
+    verdict: DiffVerdict,
+    pointer: string,
+  ) => { impact: string; message: string } | undefined,
+): DiffReport {
   const changes = diff.changes.map((change) => {
     if (change.impact !== "major" || !change.verdicts) return change;
-    const verdicts = change.verdicts.map((verdict) =>
-      verdict.ruleId === ENUM_VALUES_ADDED &&
-      verdict.impact === "major" &&
-      isOpenEnum(revision, verdict.location?.pointer ?? change.path)
-        ? { ...verdict, impact: "minor", message: `${verdict.message} (an open enum: x-open-enum)` }
-        : verdict,
-    );
+    const verdicts = change.verdicts.map((verdict) => {
+      if (verdict.impact !== "major") return verdict;
+      const rated = rating(verdict, verdict.location?.pointer ?? change.path);
+      return rated === undefined ? verdict : { ...verdict, ...rated };
+    });
     const rank = (impact: string) => IMPACTS.indexOf(impact as (typeof IMPACTS)[number]);
     const impact = verdicts.reduce(
       (top, v) => (rank(v.impact) > rank(top) ? v.impact : top),
@@ -116,12 +139,13 @@ function rerateOpenEnums(diff: DiffReport, revision: unknown): DiffReport {
     );
     return { ...change, impact, verdicts };
   });
-  const moved = changes.filter((c, i) => c.impact !== diff.changes[i]?.impact).length;
-  const summary = {
-    ...diff.summary,
-    major: diff.summary.major - moved,
-    minor: diff.summary.minor + moved,
-  };
+  const summary = { ...diff.summary };
+  changes.forEach((c, i) => {
+    const before = diff.changes[i]?.impact;
+    if (c.impact === before || before === undefined) return;
+    summary[before as keyof typeof summary]--;
+    summary[c.impact as keyof typeof summary]++;
+  });
   return { summary, changes };
 }
 

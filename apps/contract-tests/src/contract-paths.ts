@@ -16,3 +16,8 @@ export function releasedContractsDir(): string {
 export function arazzoDir(): string {
   return join(dirname(bundledContractPath()), "..", "arazzo");
 }
+
+/** `openapi/accepted-changes.yaml`: major-rated changes accepted as fixes (accepted-changes.ts). */
+export function acceptedChangesPath(): string {
+  return join(dirname(bundledContractPath()), "..", "accepted-changes.yaml");
+}

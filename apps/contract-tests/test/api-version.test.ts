@@ -5,8 +5,11 @@ import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { basePathOf, readSpec } from "@animal-store/openapi";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { latestReleasedContract } from "../src/contract-version.js";
 
 const cli = new URL("../dist/api-version-cli.js", import.meta.url).pathname;
 const repo = new URL("../../..", import.meta.url).pathname;
@@ -50,6 +53,19 @@ function checkout(name: string, published: string) {
   };
 }
 
+// The repository's own numbers, read rather than restated, so a bump or a new base path on main
+// needs no edit here: the spec's version (what the scratch copies start as published), the next
+// minor and major, the base path and the released copy the base-path check compares with.
+const current = String(
+  (parse(readFileSync(join(repo, "openapi/openapi.yaml"), "utf8")) as { info: { version: string } })
+    .info.version,
+);
+const [major = 0, minor = 0] = current.split(".").map(Number);
+const nextMinor = `${major}.${minor + 1}.0`;
+const nextMajor = `${major + 1}.0.0`;
+const released = latestReleasedContract(join(repo, "openapi/released"));
+const otherVersion = basePath.replace(/\d+$/, (n) => String(Number(n) + 1));
+
 const releaseLines = (kind: string) => [
   `"@animal-store/api-types": ${kind}`,
   `"@animal-store/client": ${kind}`,
@@ -57,45 +73,48 @@ const releaseLines = (kind: string) => [
 
 describe("pnpm api-version", () => {
   it("minor: info.version one minor after the published api-types, only that line changed, a minor changeset", async () => {
-    const repoCopy = checkout("minor", "1.0.0");
+    const repoCopy = checkout("minor", current);
     const before = repoCopy.spec();
     const run = await repoCopy.run("minor", "--message", "Adds listCategories.");
     expect(run.code, run.output).toBe(0);
-    expect(repoCopy.version()).toBe("1.1.0");
+    expect(repoCopy.version()).toBe(nextMinor);
     const changed = before.split("\n").filter((line, i) => line !== repoCopy.spec().split("\n")[i]);
-    expect(changed).toEqual(["  version: 1.0.0"]);
+    expect(changed).toEqual([`  version: ${current}`]);
     for (const line of releaseLines("minor")) expect(repoCopy.changeset()).toContain(line);
-    expect(repoCopy.changeset()).toContain("Contract 1.1.0");
+    expect(repoCopy.changeset()).toContain(`Contract ${nextMinor}`);
     expect(repoCopy.changeset()).toContain("Adds listCategories.");
   });
 
   it("counts from the published version: a pending minor stays, a major replaces it", async () => {
-    const repoCopy = checkout("pending", "1.0.0");
+    const repoCopy = checkout("pending", current);
     expect((await repoCopy.run("minor")).code).toBe(0);
     expect((await repoCopy.run("patch")).code).toBe(0);
-    expect(repoCopy.version()).toBe("1.1.0");
+    expect(repoCopy.version()).toBe(nextMinor);
     for (const line of releaseLines("minor")) expect(repoCopy.changeset()).toContain(line);
     expect((await repoCopy.run("major")).code).toBe(0);
-    expect(repoCopy.version()).toBe("2.0.0");
+    expect(repoCopy.version()).toBe(nextMajor);
     for (const line of releaseLines("major")) expect(repoCopy.changeset()).toContain(line);
   });
 
   it("refuses a new base path without a major, and takes it with one", async () => {
-    const repoCopy = checkout("v2", "1.0.0");
-    repoCopy.edit(/\/v1\n/g, "/v2\n");
+    const repoCopy = checkout("v2", current);
+    repoCopy.edit(new RegExp(`${basePath}\n`, "g"), `${otherVersion}\n`);
     const minor = await repoCopy.run("minor");
     expect(minor.code).toBe(1);
-    expect(minor.output).toContain("the base path changed from /v1 (released 1.0.0) to /v2");
-    expect(repoCopy.version()).toBe("1.0.0");
+    expect(minor.output).toContain(
+      `the base path changed from ${basePathOf(readSpec(released.path).spec)} (released ${released.version}) to ${otherVersion}`,
+    );
+    expect(repoCopy.version()).toBe(current);
     expect((await repoCopy.run("major")).code).toBe(0);
-    expect(repoCopy.version()).toBe("2.0.0");
+    expect(repoCopy.version()).toBe(nextMajor);
   });
 
   it("refuses an unknown kind, and a spec older than what was published", async () => {
-    const repoCopy = checkout("refusals", "1.2.0");
+    const ahead = `${major}.${minor + 2}.0`;
+    const repoCopy = checkout("refusals", ahead);
     expect((await repoCopy.run("huge")).output).toContain("usage: pnpm api-version");
     const older = await repoCopy.run("patch");
     expect(older.code).toBe(1);
-    expect(older.output).toContain("older than the published @animal-store/api-types 1.2.0");
+    expect(older.output).toContain(`older than the published @animal-store/api-types ${ahead}`);
   });
 });

@@ -1,9 +1,11 @@
 // Contract gate 2 against the mock: the happy-path workflow passes on the Prism mock (so frontends
 // working against the mock follow the same flow as against the server), and a planted wrong
 // expectation makes the same run fail.
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopAllChildren } from "./support/child-process.js";
 import { type RunningMock, startMock } from "./support/mock.js";
@@ -22,7 +24,7 @@ afterAll(async () => {
 });
 
 // The mock accepts any bearer credential; it must still be sent (no credential → 401).
-const inputs = { apiKey: "any-token-the-mock-accepts" };
+const inputs = { apiKey: "any-token-the-mock-accepts", pageMax: pagedList().max };
 
 describe("Arazzo happy path against the Prism mock", () => {
   it("createGetList passes: statuses, headers, content types and schemas", async () => {

@@ -2,6 +2,7 @@
 // `redocly respect` (which also checks each response's status, content type and schema against the
 // contract), and the happy path fails when a planted fault (an undocumented Pet property added
 // between server and Respect) is in the way.
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FaultProxy, startColourInjectingProxy } from "./support/colour-injecting-proxy.js";
 import { runRespect, workflowFile } from "./support/respect.js";
@@ -37,7 +38,10 @@ describe("Arazzo workflows against the real server", () => {
     ["validation-errors.arazzo.yaml", 2],
     ["paging.arazzo.yaml", 2],
   ])("%s: all %i workflows pass", async (file, workflows) => {
-    const run = await runRespect(workflowFile(file), server.apiUrl, { apiKey });
+    // The page sizes the workflows need are the spec's (an edit of the bounds needs no edit there).
+    const pageMax = pagedList().max;
+    const inputs = { apiKey, pageMax, pageOverMax: pageMax + 1 };
+    const run = await runRespect(workflowFile(file), server.apiUrl, inputs);
     expect(run.exitCode, run.output).toBe(0);
     expect(run.output).toContain(`Workflows: ${workflows} passed, ${workflows} total`);
     expect(run.output).not.toContain(apiKey);
@@ -55,9 +59,12 @@ describe("Arazzo workflows against the real server", () => {
 
 describe("planted fault: an undocumented Pet property between server and Respect", () => {
   it("the happy path fails on the schema check", async () => {
-    const run = await runRespect(workflowFile("pets.arazzo.yaml"), `${fault.url}/v1`, { apiKey }, [
-      "createGetList",
-    ]);
+    const run = await runRespect(
+      workflowFile("pets.arazzo.yaml"),
+      `${fault.url}${basePath}`,
+      { apiKey, pageMax: pagedList().max },
+      ["createGetList"],
+    );
     expect(run.exitCode).not.toBe(0);
     expect(run.output).toMatch(/✗ schema check/);
     expect(run.output).toMatch(/colour/);

@@ -7,8 +7,13 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { deref, specOperations } from "@animal-store/openapi";
 import { afterAll, describe, expect, it } from "vitest";
+import { type AcceptedChange, readAcceptedChanges } from "../src/accepted-changes.js";
 import { checkBreakingChanges } from "../src/breaking-change-gate.js";
-import { bundledContractPath, releasedContractsDir } from "../src/contract-paths.js";
+import {
+  acceptedChangesPath,
+  bundledContractPath,
+  releasedContractsDir,
+} from "../src/contract-paths.js";
 import {
   latestReleasedContract,
   listReleasedContracts,
@@ -261,6 +266,49 @@ describe("breaking-change fixtures", () => {
     const verdict = await checkBreakingChanges(current, revision);
     expect(verdict.passed).toBe(false);
     expect(verdict.report).toContain("went backwards");
+  });
+});
+
+describe("accepted fixes (planted fault: the accepted list ignored)", () => {
+  const narrowed = "^[^\\u0000-\\u001F\\u007F-\\u00FF]+$";
+  const pointer = "#/components/schemas/PetName/pattern";
+  const revision = () =>
+    fixture("narrowed-pattern", (s) => {
+      schemas(s).PetName.pattern = narrowed;
+    });
+  const entry = (to: string): AcceptedChange => ({
+    pointer,
+    ruleId: "schema-constraint-changed",
+    to,
+    rating: "patch",
+    reason: "the description already said so",
+  });
+
+  it("rates a listed change as its entry says, and says so in the report", async () => {
+    const verdict = await checkBreakingChanges(current, revision(), [entry(narrowed)]);
+    expect(verdict.passed, verdict.report).toBe(true);
+    expect(verdict.counts.major).toBe(0);
+    expect(verdict.report).toContain(`ACCEPTED as patch schema-constraint-changed (${pointer})`);
+  });
+
+  it("still fails an unlisted major change: none listed, or another value at the same place", async () => {
+    for (const accepted of [[], [entry("^[^\\u0000-\\u001F]+$")]]) {
+      const verdict = await checkBreakingChanges(current, revision(), accepted);
+      expect(verdict.passed, verdict.report).toBe(false);
+      expect(verdict.breakingChanges.map((c) => c.pointer)).toContain(pointer);
+    }
+  });
+
+  it("reads openapi/accepted-changes.yaml, each entry with its reason, and refuses a malformed one", () => {
+    for (const change of readAcceptedChanges(acceptedChangesPath())) {
+      expect(change.reason.length, change.pointer).toBeGreaterThan(20);
+    }
+    const bad = join(scratch, "accepted-bad.yaml");
+    writeFileSync(
+      bad,
+      "accepted:\n  - pointer: '#/x'\n    ruleId: r\n    to: y\n    rating: major\n    reason: z\n",
+    );
+    expect(() => readAcceptedChanges(bad)).toThrow("accepted[0].rating must be minor or patch");
   });
 });
 

@@ -2,6 +2,7 @@
 // to every Pet by a proxy between the server and Prism) must be caught by `prism proxy --errors`
 // on every operation that returns pets, with the violation named in the failure message.
 
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopAllChildren } from "./support/child-process.js";
 import { type FaultProxy, startColourInjectingProxy } from "./support/colour-injecting-proxy.js";
@@ -21,7 +22,7 @@ beforeAll(async () => {
   server = await startGateServer();
   fault = await startColourInjectingProxy(server.origin);
   [prism, clean] = await Promise.all([
-    startPrismProxy(`${fault.url}/v1`, true),
+    startPrismProxy(`${fault.url}${basePath}`, true),
     startPrismProxy(server.apiUrl, true),
   ]);
   key = await server.server.createKey({

@@ -6,6 +6,7 @@
 // against the bundled spec that every documented status of every operation was exercised.
 
 import { deref } from "@animal-store/openapi";
+import { pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopAllChildren } from "./support/child-process.js";
 import {
@@ -116,7 +117,7 @@ describe("valid requests through prism proxy --errors", () => {
     const fetched = await valid(get(200), "by id", { path: `/pets/${id}`, apiKey: key });
     expect(fetched.body).toEqual({ id, ...pet });
     const sold = await valid(list(200), "status=sold", {
-      path: "/pets?status=sold&limit=100",
+      path: `/pets?status=sold&limit=${pagedList().max}`,
       apiKey: key,
     });
     expect(sold.body).toContainEqual({ id, ...pet });
@@ -135,8 +136,8 @@ describe("valid requests through prism proxy --errors", () => {
     await valid(list(200), "no filter", { path: "/pets", apiKey: key });
     const one = await valid(list(200), "limit=1", { path: "/pets?limit=1", apiKey: key });
     expect(one.body).toHaveLength(1);
-    await valid(list(200), "limit=100&status=pending", {
-      path: "/pets?limit=100&status=pending",
+    await valid(list(200), `limit=${pagedList().max}&status=pending`, {
+      path: `/pets?limit=${pagedList().max}&status=pending`,
       apiKey: key,
     });
   });
@@ -239,7 +240,11 @@ describe("rate limits through prism proxy --errors", () => {
 
 describe("invalid requests through prism proxy (no --errors), answers still conform", () => {
   const bad: [Expected, string, ScenarioRequest][] = [
-    [list(400, "validation_failed"), "limit=101", { path: "/pets?limit=101" }],
+    [
+      list(400, "validation_failed"),
+      `limit=${pagedList().max + 1}`,
+      { path: `/pets?limit=${pagedList().max + 1}` },
+    ],
     [list(400, "validation_failed"), "limit=0", { path: "/pets?limit=0" }],
     [list(400, "validation_failed"), "status=lost", { path: "/pets?status=lost" }],
     [create(400, "validation_failed"), "without name", { path: "/pets", json: { categoryId: 1 } }],

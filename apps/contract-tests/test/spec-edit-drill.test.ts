@@ -10,6 +10,7 @@
 //   (f) the same edit and the Free plan at 30, followed by both mock modes (`pnpm mock --spec`
 //       on the edited bundle: Prism's headers, and the stateful mock's limits and sunset, its
 //       answers through `prism proxy --errors` on that bundle too)
+
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -23,6 +24,7 @@ import {
   planPerMinute,
   type SpecEdit,
 } from "@animal-store/test-support/spec-edits";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { bundledContractPath } from "../src/contract-paths.js";
@@ -98,7 +100,7 @@ describe("the spec-edit drill", () => {
     const answer = await call("listPets", status, { path: listPath, apiKey: key });
     expect(answer.headers.get("sunset")).toBe(new Date(`${sunset}T00:00:00Z`).toUTCString());
     expect(answer.headers.get("deprecation")).toBe(`@${Date.parse(`${since}T00:00:00Z`) / 1000}`);
-    expect(answer.headers.get("link")).toBe('</v1/pets/{petId}>; rel="successor-version"');
+    expect(answer.headers.get("link")).toBe(`<${basePath}/pets/{petId}>; rel="successor-version"`);
     if (status === 410) expect(answer.body).toMatchObject({ code: "gone", status: 410 });
   });
 

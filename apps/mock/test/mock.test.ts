@@ -1,5 +1,6 @@
 // Starts the mock as `pnpm mock` does and calls every operation through @animal-store/client,
 // as a frontend would: only the client's baseUrl differs from the real server.
+
 import { connect } from "node:net";
 import type { NewPet } from "@animal-store/api-types";
 import { type AnimalStoreClient, createAnimalStoreClient, nextPageUrl } from "@animal-store/client";
@@ -14,6 +15,7 @@ import {
   responseExamples,
   spec,
 } from "@animal-store/test-support/spec";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LaunchedMock, launchMock } from "./launch.js";
@@ -40,7 +42,8 @@ describe("pnpm mock (named examples)", () => {
   });
 
   it("serves under the spec's base path, not at the root", async () => {
-    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(new URL(mock.url).pathname).toBe(basePath);
     const root = await fetch(new URL("/pets", mock.url), {
       headers: { Authorization: "Bearer k" },
     });

@@ -2,6 +2,7 @@
 // file): the same status, `Error` body and challenge for bad input and bad credentials; any
 // well-formed key accepted and counted in windows of its own on the chosen plan (default the
 // spec's anonymous plan), with the server's X-RateLimit-* and 429, then its ban.
+
 import { connect } from "node:net";
 import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
 import { animalStore, type Store } from "@animal-store/server";
@@ -12,6 +13,7 @@ import {
   requestExamples,
   resolve,
 } from "@animal-store/test-support/spec";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LaunchedMock, launchMock } from "./launch.js";
 
@@ -117,8 +119,7 @@ describe("pnpm mock --stateful answers as the server", () => {
   });
 
   it("a request smuggling attempt (Content-Length with Transfer-Encoding): the server's connection-level answer", async () => {
-    const smuggled =
-      "POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
+    const smuggled = `POST ${basePath}/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`;
     const [fromMock, fromServer] = await Promise.all(
       [mock.origin, server.url].map((origin) => rawExchange(origin, smuggled)),
     );

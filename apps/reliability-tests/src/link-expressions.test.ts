@@ -3,7 +3,7 @@ import { evaluateLinkExpression, type LinkSource } from "./link-expressions.js";
 
 const source: LinkSource = {
   method: "POST",
-  url: "http://x/v1/pets",
+  url: "http://x/api/pets",
   request: {
     path: { petId: "7" },
     query: [["limit", "5"]],
@@ -11,7 +11,7 @@ const source: LinkSource = {
     body: { text: '{"name":"Rex"}', value: { name: "Rex", "a/b": { "~c": 3 } } },
   },
   status: 201,
-  headers: new Headers({ location: "/v1/pets/9" }),
+  headers: new Headers({ location: "/api/pets/9" }),
   body: { id: 9, tags: ["a", "b"] },
 };
 
@@ -20,7 +20,7 @@ describe("link runtime expressions", () => {
     expect(evaluateLinkExpression("$response.body#/id", source)).toBe(9);
     expect(evaluateLinkExpression("$response.body#/tags/1", source)).toBe("b");
     expect(evaluateLinkExpression("$response.body#/missing", source)).toBeUndefined();
-    expect(evaluateLinkExpression("$response.header.Location", source)).toBe("/v1/pets/9");
+    expect(evaluateLinkExpression("$response.header.Location", source)).toBe("/api/pets/9");
     expect(evaluateLinkExpression("$statusCode", source)).toBe(201);
   });
 

@@ -2,8 +2,10 @@
  * Crash durability, one harness for both engines: a stream of creates, SIGKILL at a random
  * moment, a restart on the same data, and every pet whose 201 arrived must be there unchanged.
  */
+
 import { randomInt } from "node:crypto";
 import { useService } from "@animal-store/test-support";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contractLimits } from "../src/contract-limits.js";
 import { type EngineSetup, postgresSetup, sqliteSetup } from "../src/engine-setups.js";
@@ -44,7 +46,7 @@ async function createUntilKilled(server: ServerProcess, key: string, round: numb
       try {
         const res = await send(server.url, {
           method: "POST",
-          target: "/v1/pets",
+          target: `${basePath}/pets`,
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
           body: JSON.stringify(body),
         });
@@ -102,7 +104,7 @@ for (const engine of engines) {
       for (const pet of everAcknowledged) {
         const res = await send(alive.url, {
           method: "GET",
-          target: `/v1/pets/${pet.id}`,
+          target: `${basePath}/pets/${pet.id}`,
           headers: { authorization: `Bearer ${key}` },
         });
         if (res.status !== 200) missing.push(pet);

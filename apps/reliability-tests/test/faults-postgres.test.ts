@@ -4,7 +4,9 @@
  * partitioned (live connections stall). The server must answer within a bound with 503
  * `service_unavailable` and the Error body, report it on /readyz, and recover by itself.
  */
+
 import { useService } from "@animal-store/test-support";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contractLimits } from "../src/contract-limits.js";
 import { waitUntil } from "../src/fault-expectations.js";
@@ -70,14 +72,18 @@ describe.skipIf(!pg.available)("PostgreSQL faults", () => {
       server.url,
       {
         method: "POST",
-        target: "/v1/pets",
+        target: `${basePath}/pets`,
         headers: { ...auth(), "content-type": "application/json" },
         body: JSON.stringify({ name: "Faulty", categoryId: 1 }),
       },
       FAULT_BOUND_MS + 2000,
     );
   const listPets = (server: ServerProcess) =>
-    send(server.url, { method: "GET", target: "/v1/pets", headers: auth() }, FAULT_BOUND_MS + 2000);
+    send(
+      server.url,
+      { method: "GET", target: `${basePath}/pets`, headers: auth() },
+      FAULT_BOUND_MS + 2000,
+    );
   const readyz = (server: ServerProcess) =>
     send(server.url, { method: "GET", target: "/readyz" }, FAULT_BOUND_MS + 2000);
 
@@ -171,7 +177,7 @@ describe.skipIf(!pg.available)("PostgreSQL faults", () => {
           server.url,
           {
             method: "POST",
-            target: "/v1/pets",
+            target: `${basePath}/pets`,
             headers: { authorization: `Bearer ${streamKey}`, "content-type": "application/json" },
             body: JSON.stringify({ name: `stream-${w}-${n}`, categoryId: 1 + w }),
           },

@@ -5,7 +5,9 @@
  * "degraded" naming the rate-limit store (503 would pull every instance sharing that Redis), and
  * once Redis is back counting is shared again without a restart.
  */
+
 import { useService } from "@animal-store/test-support";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
 import { waitUntil } from "../src/fault-expectations.js";
@@ -65,7 +67,11 @@ describe.skipIf(!pg.available || !redis.available)("Redis faults (limiter fails 
   const list = (server: ServerProcess, key: string) =>
     send(
       server.url,
-      { method: "GET", target: "/v1/pets?limit=1", headers: { authorization: `Bearer ${key}` } },
+      {
+        method: "GET",
+        target: `${basePath}/pets?limit=1`,
+        headers: { authorization: `Bearer ${key}` },
+      },
       FAULT_BOUND_MS + 2000,
     );
   const remaining = (res: RawResponse) => Number(res.headers.get("x-ratelimit-remaining"));

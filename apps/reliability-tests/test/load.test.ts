@@ -3,7 +3,9 @@
  * requests (stopping by itself at a deadline), zero 5xx, zero lost acknowledged writes, and exact
  * rate-limit counts under concurrency. Not a benchmark: it reports throughput, asserts none.
  */
+
 import { useService } from "@animal-store/test-support";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBoundedLoad } from "../src/bounded-load.js";
 import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
@@ -71,7 +73,7 @@ for (const engine of engines) {
             kind === "create"
               ? await send(server.url, {
                   method: "POST",
-                  target: "/v1/pets",
+                  target: `${basePath}/pets`,
                   headers: { ...headers, "content-type": "application/json" },
                   body: JSON.stringify({
                     name: `load-${i}`,
@@ -82,12 +84,12 @@ for (const engine of engines) {
               : kind === "list"
                 ? await send(server.url, {
                     method: "GET",
-                    target: `/v1/pets?limit=${1 + (i % 100)}`,
+                    target: `${basePath}/pets?limit=${1 + (i % pagedList().max)}`,
                     headers,
                   })
                 : await send(server.url, {
                     method: "GET",
-                    target: `/v1/pets/${1 + (i % 50)}`,
+                    target: `${basePath}/pets/${1 + (i % 50)}`,
                     headers,
                   });
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
@@ -117,7 +119,7 @@ for (const engine of engines) {
           const pet = created[j];
           const res = await send(server.url, {
             method: "GET",
-            target: `/v1/pets/${pet?.id}`,
+            target: `${basePath}/pets/${pet?.id}`,
             headers,
           });
           return { pet, status: res.status, body: res.status === 200 ? jsonBody(res) : null };
@@ -145,7 +147,7 @@ for (const engine of engines) {
         task: async () =>
           send(server.url, {
             method: "GET",
-            target: "/v1/pets?limit=1",
+            target: `${basePath}/pets?limit=1`,
             headers: { authorization: `Bearer ${key}` },
           }),
       });

@@ -3,7 +3,9 @@
  * on one are read on the other, a Free key's per-minute quota and a ban are shared, and
  * concurrent creates through both lose nothing and never reuse an id.
  */
+
 import { useService } from "@animal-store/test-support";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBoundedLoad } from "../src/bounded-load.js";
 import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
@@ -45,7 +47,7 @@ describe.skipIf(!pg.available || !redis.available)(
     const create = (server: ServerProcess, key: string, pet: object) =>
       send(server.url, {
         method: "POST",
-        target: "/v1/pets",
+        target: `${basePath}/pets`,
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
         body: JSON.stringify(pet),
       });
@@ -56,10 +58,10 @@ describe.skipIf(!pg.available || !redis.available)(
       const created = await create(a, key, { name: "Across", categoryId: 7, status: "sold" });
       expect(created.status).toBe(201);
       const pet = jsonBody<{ id: number }>(created);
-      const read = await get(b, `/v1/pets/${pet.id}`, key);
+      const read = await get(b, `${basePath}/pets/${pet.id}`, key);
       expect(read.status).toBe(200);
       expect(jsonBody(read)).toEqual(pet);
-      const listed = await get(b, "/v1/pets?status=sold&limit=100", key);
+      const listed = await get(b, `${basePath}/pets?status=sold&limit=${pagedList().max}`, key);
       expect(jsonBody<unknown[]>(listed)).toContainEqual(pet);
     });
 
@@ -68,7 +70,7 @@ describe.skipIf(!pg.available || !redis.available)(
       const { perMinute } = limits.smallest;
       await awayFromMinuteEdge(15_000);
       for (let i = 0; i < perMinute; i++) {
-        const res = await get(i % 2 === 0 ? a : b, "/v1/pets?limit=1", key);
+        const res = await get(i % 2 === 0 ? a : b, `${basePath}/pets?limit=1`, key);
         expect(res.status, `request ${i + 1}`).toBe(200);
         expect(res.headers.get("x-ratelimit-limit")).toBe(String(perMinute));
         expect(res.headers.get("x-ratelimit-remaining"), `request ${i + 1}`).toBe(
@@ -76,19 +78,19 @@ describe.skipIf(!pg.available || !redis.available)(
         );
       }
       for (const server of [a, b]) {
-        const over = await get(server, "/v1/pets?limit=1", key);
+        const over = await get(server, `${basePath}/pets?limit=1`, key);
         expect(over.status).toBe(429);
         expect(code(over)).toBe("rate_limited");
         expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
       }
       // The two refusals above count toward the ban; the rest of the threshold goes to A alone.
       for (let i = 2; i < limits.ban.rejectedRequestsBeforeBan; i++) {
-        expect(code(await get(a, "/v1/pets?limit=1", key))).toBe("rate_limited");
+        expect(code(await get(a, `${basePath}/pets?limit=1`, key))).toBe("rate_limited");
       }
-      const banned = await get(a, "/v1/pets?limit=1", key);
+      const banned = await get(a, `${basePath}/pets?limit=1`, key);
       expect(banned.status).toBe(429);
       expect(code(banned)).toBe("api_key_banned");
-      const onOther = await get(b, "/v1/pets?limit=1", key);
+      const onOther = await get(b, `${basePath}/pets?limit=1`, key);
       expect(onOther.status).toBe(429);
       expect(code(onOther)).toBe("api_key_banned");
       const retryAfter = Number(onOther.headers.get("retry-after"));
@@ -127,7 +129,7 @@ describe.skipIf(!pg.available || !redis.available)(
           const { i } = report.results[j] ?? { i: -1 };
           const pet = pets[j];
           if (!pet) throw new Error("no pet");
-          const res = await get(i % 2 === 0 ? b : a, `/v1/pets/${pet.id}`, key);
+          const res = await get(i % 2 === 0 ? b : a, `${basePath}/pets/${pet.id}`, key);
           return { pet, res };
         },
       });
@@ -155,7 +157,7 @@ describe.skipIf(!pg.available || !redis.available)(
         total: burst,
         concurrency: burst,
         deadlineMs: 30_000,
-        task: (i) => get(i % 2 === 0 ? a : b, "/v1/pets?limit=1", key),
+        task: (i) => get(i % 2 === 0 ? a : b, `${basePath}/pets?limit=1`, key),
       });
       expect(report.results).toHaveLength(burst);
       const ok = report.results.filter((r) => r.status === 200);

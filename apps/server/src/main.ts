@@ -73,8 +73,30 @@ function firstListUrl(contract: Contract): string {
 }
 
 async function main(): Promise<void> {
-  let server: RunningServer;
+  let server: RunningServer | undefined;
   let developmentKey: DevelopmentKey | null = null;
+  let stopping = false;
+  let pendingSignal: string | undefined;
+  const shutdown = (signal: string) => {
+    // Ctrl-C reaches the server twice (the terminal signals the whole process group, and pnpm
+    // forwards it too): the second must not kill a server that is draining.
+    if (stopping) return;
+    if (!server) {
+      // A signal during start-up is kept, not lost: Node's default would kill the process mid-way.
+      pendingSignal ??= signal;
+      return;
+    }
+    stopping = true;
+    server.logger.info({ signal }, "shutting down");
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  // Installed before the server listens: a signal sent as soon as it answers finds them.
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+    process.on(signal, () => shutdown(signal));
+  }
   try {
     server = await startServer(process.env, {
       beforeListen: async (opened) => {
@@ -87,22 +109,8 @@ async function main(): Promise<void> {
     process.stderr.write(`animal-store: ${what}: ${message}\n`);
     process.exit(1);
   }
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    // Ctrl-C reaches the server twice (the terminal signals the whole process group, and pnpm
-    // forwards it too): the second must not kill a server that is draining.
-    if (stopping) return;
-    stopping = true;
-    server.logger.info({ signal }, "shutting down");
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-    process.on(signal, () => shutdown(signal));
-  }
   if (developmentKey) printDevelopmentKey(developmentKey, server.url, server.contract);
+  if (pendingSignal) shutdown(pendingSignal);
 }
 
 await main();

@@ -3,8 +3,10 @@
  * the bare challenge; unknown, malformed or revoked → 401 invalid_api_key with
  * error="invalid_token"; revocation honoured within the cache TTL.
  */
+
 import { setTimeout as sleep } from "node:timers/promises";
 import { hashApiKey } from "@animal-store/openapi-engine";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, realm, startTestApp, type TestApp } from "./support/test-app.js";
 
@@ -18,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 function get(headers: Record<string, string>, path = "/pets") {
-  return fetch(`${app.url}/v1${path}`, { headers });
+  return fetch(`${app.url}${basePath}${path}`, { headers });
 }
 
 describe("authentication", () => {
@@ -41,7 +43,7 @@ describe("authentication", () => {
 
   it("never accepts the key in a query parameter", async () => {
     for (const name of ["api_key", "access_token", "key"]) {
-      const response = await fetch(`${app.url}/v1/pets?${name}=${app.key}`);
+      const response = await fetch(`${app.url}${basePath}/pets?${name}=${app.key}`);
       await expectError(response, 401, "unauthorized");
     }
   });
@@ -54,7 +56,7 @@ describe("authentication", () => {
     ["the key's hash", "Bearer HASH"],
   ])("401 invalid_api_key for %s", async (_label, value) => {
     const authorization = value.replace("HASH", hashApiKey(app.key));
-    const response = await fetch(`${app.url}/v1/pets`, { headers: { authorization } });
+    const response = await fetch(`${app.url}${basePath}/pets`, { headers: { authorization } });
     await expectError(response, 401, "invalid_api_key");
     expect(response.headers.get("www-authenticate")).toBe(INVALID);
   });
@@ -82,12 +84,16 @@ describe("the key cache", () => {
     try {
       const key = await cached.createKey({ name: "cached" });
       const headers = { authorization: `Bearer ${key}` };
-      expect((await fetch(`${cached.url}/v1/pets`, { headers })).status).toBe(200);
+      expect((await fetch(`${cached.url}${basePath}/pets`, { headers })).status).toBe(200);
       const record = await cached.store.findApiKeyByHash(hashApiKey(key));
       const revoked = await cached.store.revokeApiKey(record?.id ?? "", new Date().toISOString());
       expect(revoked?.revokedAt).not.toBeNull();
       await sleep(ttlMs + 50);
-      await expectError(await fetch(`${cached.url}/v1/pets`, { headers }), 401, "invalid_api_key");
+      await expectError(
+        await fetch(`${cached.url}${basePath}/pets`, { headers }),
+        401,
+        "invalid_api_key",
+      );
     } finally {
       await cached.close();
     }

@@ -6,6 +6,7 @@
 
 import { join } from "node:path";
 import type { Pet } from "@animal-store/api-types";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
 import { tempDir } from "./support/test-app.js";
@@ -20,7 +21,7 @@ afterAll(async () => {
 });
 
 function post(url: string, key: string, i: number): Promise<Response> {
-  return fetch(`${url}/v1/pets`, {
+  return fetch(`${url}${basePath}/pets`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: JSON.stringify({
@@ -59,13 +60,13 @@ describe("durability of acknowledged writes", { timeout: 30_000 }, () => {
 
     server = await spawnServer(env);
     for (const pet of acknowledged) {
-      const response = await fetch(`${server.url}/v1/pets/${pet.id}`, {
+      const response = await fetch(`${server.url}${basePath}/pets/${pet.id}`, {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual(pet);
     }
-    const list = await fetch(`${server.url}/v1/pets?limit=100`, {
+    const list = await fetch(`${server.url}${basePath}/pets?limit=${pagedList().max}`, {
       headers: { authorization: `Bearer ${key}` },
     });
     const ids = ((await list.json()) as Pet[]).map((pet) => pet.id);

@@ -2,6 +2,7 @@
  * Every row of the interface document's endpoint tables, over real HTTP with response validation
  * on: listPets 200/401, createPet 201/400/401, getPet 200/401/404.
  */
+
 import type { Pet } from "@animal-store/api-types";
 import {
   loadBundledSpec,
@@ -9,6 +10,7 @@ import {
   parameterDefault,
   specOperations,
 } from "@animal-store/openapi";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   documentedStatuses,
@@ -81,7 +83,7 @@ describe("createPet (POST /pets)", () => {
     const body = JSON.stringify({ name: "Rex", categoryId: 1 });
     const headers = { "content-type": "application/json" };
     await expectError(
-      await fetch(`${app.url}/v1/pets`, { method: "POST", headers, body }),
+      await fetch(`${app.url}${basePath}/pets`, { method: "POST", headers, body }),
       401,
       "unauthorized",
     );
@@ -108,7 +110,7 @@ describe("getPet (GET /pets/{petId})", () => {
   });
 
   it("401: missing or invalid key", async () => {
-    await expectError(await fetch(`${app.url}/v1/pets/1`), 401, "unauthorized");
+    await expectError(await fetch(`${app.url}${basePath}/pets/1`), 401, "unauthorized");
     await expectError(
       await app.api("/pets/1", { headers: { authorization: "Bearer wrong" } }),
       401,
@@ -152,17 +154,17 @@ describe("listPets (GET /pets)", () => {
   });
 
   it("200: limit caps the page, from the lowest id", async () => {
-    const all = await list("?limit=100");
+    const all = await list(`?limit=${pagedList().max}`);
     expect(all).toHaveLength(30);
     expect(await list("?limit=1")).toEqual([all[0]]);
     expect(await list("?limit=7")).toEqual(all.slice(0, 7));
   });
 
   it("200: status filters, still in id order and limited", async () => {
-    const all = await list("?limit=100");
+    const all = await list(`?limit=${pagedList().max}`);
     for (const status of ["available", "pending", "sold"] as const) {
       const expected = all.filter((pet) => pet.status === status);
-      expect(await list(`?status=${status}&limit=100`)).toEqual(expected);
+      expect(await list(`?status=${status}&limit=${pagedList().max}`)).toEqual(expected);
       expect(await list(`?status=${status}&limit=2`)).toEqual(expected.slice(0, 2));
     }
   });
@@ -179,7 +181,7 @@ describe("listPets (GET /pets)", () => {
   });
 
   it("401: missing or invalid key", async () => {
-    await expectError(await fetch(`${mine.url}/v1/pets`), 401, "unauthorized");
+    await expectError(await fetch(`${mine.url}${basePath}/pets`), 401, "unauthorized");
     await expectError(
       await mine.api("/pets", { headers: { authorization: "Bearer ask_revoked-or-unknown" } }),
       401,

@@ -5,10 +5,12 @@
  * headers refused; answers given before a request could be read, in the Error shape with their
  * own codes and the rate-limit headers. Each test names the planted fault it was seen to fail on.
  */
+
 import { existsSync, readdirSync } from "node:fs";
 import type { Socket } from "node:net";
 import { join } from "node:path";
 import { startScratchServer } from "@animal-store/openapi-engine/testing";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { animalStore } from "../src/animal-store.js";
 import { contract, exampleCall, realm } from "./support/contract.js";
@@ -232,25 +234,25 @@ describe("answers given before a request could be read (planted fault: Node's em
     ["not HTTP at all", "GARBAGE\r\n\r\n", 400, "malformed_request"],
     [
       "a header line without a colon",
-      "GET /v1/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n",
+      `GET ${basePath}/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n`,
       400,
       "malformed_request",
     ],
     [
       "Content-Length with Transfer-Encoding",
-      "POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+      `POST ${basePath}/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
       400,
       "malformed_request",
     ],
     [
       "two different Content-Lengths",
-      "POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde",
+      `POST ${basePath}/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde`,
       400,
       "malformed_request",
     ],
     [
       "100 KB of headers",
-      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`,
+      `GET ${basePath}/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`,
       431,
       "headers_too_large",
     ],

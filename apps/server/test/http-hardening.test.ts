@@ -4,6 +4,7 @@
  * `__proto__` and `constructor` keys in a body never reach an object; a 10,000-deep JSON body
  * gets 400 without a stack overflow. Each names the planted fault it was seen to fail on.
  */
+import { pagedList } from "@animal-store/test-support/spec-values";
 import { describe, expect, it } from "vitest";
 import { contract } from "./support/contract.js";
 import { openSocket, parseAnswers, rawExchange, readUntilClose } from "./support/raw-http.js";
@@ -58,7 +59,7 @@ describe("__proto__ and constructor keys (planted fault: a body merged into an o
     expect(JSON.parse(answer?.body ?? "{}")).toMatchObject({ code: "validation_failed" });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.keys(Object.prototype)).toEqual([]);
-    const listed = await fetch(`${suite.server.url}${base}/pets?limit=100`, {
+    const listed = await fetch(`${suite.server.url}${base}/pets?limit=${pagedList().max}`, {
       headers: { authorization: `Bearer ${suite.key}` },
     });
     expect(JSON.stringify(await listed.json())).not.toContain("polluted");

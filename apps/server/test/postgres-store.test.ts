@@ -3,10 +3,12 @@
  * file: the same behaviour as SQLite (ids, order, filter, status omitted, keys), concurrent
  * migrations from several instances, and the whole API over it.
  */
+
 import { randomBytes } from "node:crypto";
 import type { Pet } from "@animal-store/api-types";
 import { hashApiKey, issueApiKey } from "@animal-store/openapi-engine";
 import { useService } from "@animal-store/test-support";
+import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { configFrom } from "../src/animal-store.js";
@@ -125,10 +127,12 @@ describe.skipIf(!postgres.available)("PostgreSQL store", { timeout: 20_000 }, ()
       expect(created.status).toBe(201);
       const pet = (await created.json()) as Pet;
       expect(await (await app.api(`/pets/${pet.id}`)).json()).toEqual(pet);
-      const pending = (await (await app.api("/pets?status=pending&limit=100")).json()) as Pet[];
+      const pending = (await (
+        await app.api(`/pets?status=pending&limit=${pagedList().max}`)
+      ).json()) as Pet[];
       expect(pending).toContainEqual(pet);
       await expectError(await app.api("/pets/9007199254740991"), 404, "not_found");
-      await expectError(await fetch(`${app.url}/v1/pets`), 401, "unauthorized");
+      await expectError(await fetch(`${app.url}${basePath}/pets`), 401, "unauthorized");
     } finally {
       await app.close();
     }

@@ -3,6 +3,7 @@
  * M successes, with the in-process and with the Redis limiter; and the server started from the
  * environment wires REDIS_URL and stays up, headers included, when Redis is unreachable.
  */
+
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import {
@@ -12,6 +13,7 @@ import {
 } from "@animal-store/openapi-engine";
 import { startScratchServer } from "@animal-store/openapi-engine/testing";
 import { useService } from "@animal-store/test-support";
+import { basePath, tightestPlan } from "@animal-store/test-support/spec-values";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { animalStore } from "../src/animal-store.js";
@@ -78,15 +80,15 @@ describe("startServer with REDIS_URL unreachable", () => {
     });
     const { server } = scratch;
     try {
-      const key = await server.createKey({ plan: "free", name: "redis down" });
-      const res = await fetch(`${server.url}/v1/pets`, {
+      const key = await server.createKey({ plan: tightestPlan.name, name: "redis down" });
+      const res = await fetch(`${server.url}${basePath}/pets`, {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(res.status).toBe(200);
       expect([
         res.headers.get("x-ratelimit-limit"),
         res.headers.get("x-ratelimit-remaining"),
-      ]).toEqual(["60", "59"]);
+      ]).toEqual([String(tightestPlan.perMinute), String(tightestPlan.perMinute - 1)]);
       const ready = await fetch(`${server.url}/readyz`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: "degraded", degraded: ["rate-limit store"] });

@@ -3,10 +3,12 @@
  * CORS for configured origins, 500 with a request id and nothing internal, 503 when the store is
  * unreachable, and response validation really being on.
  */
+
 import { Writable } from "node:stream";
 import type { Pet } from "@animal-store/api-types";
 import { documentedHeaderNames } from "@animal-store/openapi";
 import { StoreUnavailableError } from "@animal-store/openapi-engine";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../src/store/index.js";
@@ -22,7 +24,7 @@ afterAll(() => app.close());
 
 describe("headers on every response", () => {
   it("security headers, no-store and no X-Powered-By on success and error", async () => {
-    for (const response of [await app.api("/pets"), await fetch(`${app.url}/v1/pets`)]) {
+    for (const response of [await app.api("/pets"), await fetch(`${app.url}${basePath}/pets`)]) {
       expect(response.headers.get("x-powered-by")).toBeNull();
       expect(response.headers.get("cache-control")).toBe("no-store");
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");
@@ -46,14 +48,19 @@ describe("headers on every response", () => {
 
   it("never answers HTML, whatever the client accepts", async () => {
     const html = { accept: "text/html", authorization: `Bearer ${app.key}` };
-    for (const path of ["/v1/nothing", "/v1/pets?limit=0", "/v1/pets/%E0%A4%A", "/%"]) {
+    for (const path of [
+      `${basePath}/nothing`,
+      `${basePath}/pets?limit=0`,
+      `${basePath}/pets/%E0%A4%A`,
+      "/%",
+    ]) {
       const response = await fetch(`${app.url}${path}`, { headers: html });
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       expect(response.status).toBeGreaterThanOrEqual(400);
       const body = (await response.json()) as { status: number };
       expect(body.status).toBe(response.status);
     }
-    const ok = await fetch(`${app.url}/v1/pets`, { headers: html });
+    const ok = await fetch(`${app.url}${basePath}/pets`, { headers: html });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toMatch(/^application\/json/);
   });
@@ -68,7 +75,7 @@ describe("CORS", () => {
   afterAll(() => corsApp.close());
 
   it("lets a configured origin preflight the bearer header", async () => {
-    const response = await fetch(`${corsApp.url}/v1/pets`, {
+    const response = await fetch(`${corsApp.url}${basePath}/pets`, {
       method: "OPTIONS",
       headers: {
         origin,
@@ -88,7 +95,7 @@ describe("CORS", () => {
     expect(documented.length).toBeGreaterThan(0);
     for (const response of [
       await corsApp.api("/pets", { headers: { origin } }),
-      await fetch(`${corsApp.url}/v1/pets`, { headers: { origin } }),
+      await fetch(`${corsApp.url}${basePath}/pets`, { headers: { origin } }),
     ]) {
       expect(response.headers.get("access-control-allow-origin")).toBe(origin);
       const exposed = (response.headers.get("access-control-expose-headers") ?? "").split(",");
@@ -98,7 +105,7 @@ describe("CORS", () => {
   });
 
   it("allows exactly the contract's methods in a preflight", async () => {
-    const response = await fetch(`${corsApp.url}/v1/pets`, {
+    const response = await fetch(`${corsApp.url}${basePath}/pets`, {
       method: "OPTIONS",
       headers: { origin, "access-control-request-method": "GET" },
     });

@@ -4,7 +4,9 @@
  * on read and in the list. A property added to the spec but not to the store fails here rather
  * than being dropped silently.
  */
+
 import { deref, type JsonObject, loadBundledSpec } from "@animal-store/openapi";
+import { pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contract, exampleCall } from "./support/contract.js";
 import { startTestApp, type TestApp } from "./support/test-app.js";
@@ -58,7 +60,9 @@ describe("every property of the request body round-trips through storage", () =>
     expect(pet).toMatchObject(body);
     const read = await app.api(get.path.replace("{petId}", String(pet.id)));
     expect(await read.json()).toEqual(pet);
-    const listed = (await (await app.api(`${list.path}?limit=100`)).json()) as unknown[];
+    const listed = (await (
+      await app.api(`${list.path}?limit=${pagedList().max}`)
+    ).json()) as unknown[];
     expect(listed).toContainEqual(pet);
   });
 });

@@ -3,8 +3,10 @@
  * development database (and never again), the README's curl flow with it, a bad environment
  * stopping start-up with the variable named, and SIGTERM finishing in-flight requests, exit 0.
  */
+
 import { request } from "node:http";
 import { join } from "node:path";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../src/store/sqlite.js";
 import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
@@ -29,28 +31,32 @@ describe("first start", { timeout: 20_000 }, () => {
     const first = await start(env);
     const key = (await first.waitForStderr(/\n {2}(ask_\S+)\n/))[1];
     expect(key).toMatch(/^ask_/);
-    expect(first.stderr()).toContain(`curl -H "Authorization: Bearer ${key}" ${first.url}/v1/pets`);
+    expect(first.stderr()).toContain(
+      `curl -H "Authorization: Bearer ${key}" ${first.url}${basePath}/pets`,
+    );
     // The key is never in the logs.
     expect(JSON.stringify(first.stdoutLines())).not.toContain(key);
 
     const auth = { authorization: `Bearer ${key}` };
-    expect(await (await fetch(`${first.url}/v1/pets`, { headers: auth })).json()).toEqual([]);
-    const created = await fetch(`${first.url}/v1/pets`, {
+    expect(await (await fetch(`${first.url}${basePath}/pets`, { headers: auth })).json()).toEqual(
+      [],
+    );
+    const created = await fetch(`${first.url}${basePath}/pets`, {
       method: "POST",
       headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify({ name: "Rex", categoryId: 1, status: "available" }),
     });
     expect(created.status).toBe(201);
     const pet = (await created.json()) as { id: number };
-    expect(await (await fetch(`${first.url}/v1/pets/${pet.id}`, { headers: auth })).json()).toEqual(
-      pet,
-    );
+    expect(
+      await (await fetch(`${first.url}${basePath}/pets/${pet.id}`, { headers: auth })).json(),
+    ).toEqual(pet);
     first.child.kill("SIGTERM");
     expect((await first.exited).code).toBe(0);
 
     // The key is created before "listening", so the database is final once start resolves.
     const second = await start(env);
-    expect((await fetch(`${second.url}/v1/pets`, { headers: auth })).status).toBe(200);
+    expect((await fetch(`${second.url}${basePath}/pets`, { headers: auth })).status).toBe(200);
     const store = await openSqliteStore(join(temp.dir, "dev.db"));
     const names = (await store.listApiKeys()).map((record) => record.name);
     await store.close();
@@ -110,7 +116,7 @@ describe("SIGTERM", { timeout: 20_000 }, () => {
           host: hostname,
           port,
           method: "POST",
-          path: "/v1/pets",
+          path: `${basePath}/pets`,
           headers: {
             authorization: `Bearer ${key}`,
             "content-type": "application/json",
@@ -141,7 +147,7 @@ describe("SIGTERM", { timeout: 20_000 }, () => {
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
 
     const after = await start(env);
-    const list = await fetch(`${after.url}/v1/pets`, {
+    const list = await fetch(`${after.url}${basePath}/pets`, {
       headers: { authorization: `Bearer ${key}` },
     });
     expect(await list.json()).toEqual([JSON.parse(answered.body)]);

@@ -3,6 +3,7 @@
  * as a person would edit openapi.yaml, builds the app from it, and finds the server doing what
  * the edited spec says, with no change to the server's code.
  */
+
 import { Writable } from "node:stream";
 import { type LoadedSpec, loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
 import {
@@ -14,6 +15,7 @@ import {
   planPerMinute,
   type SpecEdit,
 } from "@animal-store/test-support/spec-edits";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { startTestApp } from "./support/test-app.js";
@@ -52,7 +54,7 @@ describe("a plan's limit edited in x-rate-limit-plans", () => {
       expect(keyed.headers.get("x-ratelimit-limit")).not.toBe(String(perMinute));
       const mine = await app.api(list.path, { headers: { authorization: `Bearer ${key}` } });
       expect(mine.headers.get("x-ratelimit-limit")).toBe(String(perMinute));
-      const anonymous = await fetch(`${app.url}/v1${list.path}`);
+      const anonymous = await fetch(`${app.url}${basePath}${list.path}`);
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get("x-ratelimit-limit")).toBe(String(perMinute));
     } finally {
@@ -74,7 +76,9 @@ describe("an operation deprecated in the spec", () => {
         `@${Date.parse("2026-06-01T00:00:00Z") / 1000}`,
       );
       expect(answer.headers.get("sunset")).toBe(new Date("2999-06-01T00:00:00Z").toUTCString());
-      expect(answer.headers.get("link")).toBe('</v1/pets/{petId}>; rel="successor-version"');
+      expect(answer.headers.get("link")).toBe(
+        `<${basePath}/pets/{petId}>; rel="successor-version"`,
+      );
     } finally {
       await app.close();
     }
@@ -89,11 +93,11 @@ describe("an operation deprecated in the spec", () => {
       expect(first.status).toBe(200);
       const links = (first.headers.get("link") ?? "").split(/,\s*(?=<)/);
       expect(links).toEqual([
-        '</v1/pets/{petId}>; rel="successor-version"',
+        `<${basePath}/pets/{petId}>; rel="successor-version"`,
         expect.stringMatching(/^<\?limit=1&cursor=[A-Za-z0-9_-]+>; rel="next"$/),
       ]);
       const last = await app.api(`${list.path}?limit=2`);
-      expect(last.headers.get("link")).toBe('</v1/pets/{petId}>; rel="successor-version"');
+      expect(last.headers.get("link")).toBe(`<${basePath}/pets/{petId}>; rel="successor-version"`);
     } finally {
       await app.close();
     }
@@ -140,14 +144,14 @@ describe("an operation opened to callers without a key (security: [])", () => {
   it("answers them, counted per address, while the others still ask for a key", async () => {
     const app = await startTestApp({ spec: editedSpec(openToAnyone("listPets")) });
     try {
-      const open = await fetch(`${app.url}/v1${list.path}`);
+      const open = await fetch(`${app.url}${basePath}${list.path}`);
       expect(open.status).toBe(200);
       expect(open.headers.get("x-ratelimit-limit")).toBe(String(policy.plans[plan]?.perMinute));
-      const withBadKey = await fetch(`${app.url}/v1${list.path}`, {
+      const withBadKey = await fetch(`${app.url}${basePath}${list.path}`, {
         headers: { authorization: "Bearer ask_not-a-key" },
       });
       expect(withBadKey.status).toBe(200);
-      const other = await fetch(`${app.url}/v1${list.path}/1`);
+      const other = await fetch(`${app.url}${basePath}${list.path}/1`);
       expect(other.status).toBe(401);
     } finally {
       await app.close();

@@ -2,7 +2,9 @@
  * startServer, the public entry other packages use: listens on PORT=0, warms up without writing
  * anything, creates keys, and closes gracefully (idempotently).
  */
+
 import { join } from "node:path";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../src/index.js";
 import { tempDir } from "./support/test-app.js";
@@ -42,9 +44,9 @@ describe("startServer", () => {
       const key = await server.createKey({ plan: "pro", name: "start" });
       const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
       // Warm-up ran a create; it must not have stored anything.
-      expect(await (await fetch(`${server.url}/v1/pets`, { headers })).json()).toEqual([]);
+      expect(await (await fetch(`${server.url}${basePath}/pets`, { headers })).json()).toEqual([]);
       expect(await server.store.countApiKeys()).toBe(1);
-      const created = await fetch(`${server.url}/v1/pets`, {
+      const created = await fetch(`${server.url}${basePath}/pets`, {
         method: "POST",
         headers,
         body: JSON.stringify({ name: "Rex", categoryId: 1 }),
@@ -71,7 +73,7 @@ describe("startServer", () => {
     );
     try {
       const key = await server.createKey({ plan: "pro", name: "clock" });
-      const answer = await fetch(`${server.url}/v1/pets`, {
+      const answer = await fetch(`${server.url}${basePath}/pets`, {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(answer.status).toBe(200);
@@ -94,7 +96,7 @@ describe("startServer", () => {
     });
     try {
       const asKey = (authorization: string) =>
-        fetch(`${server.url}/v1/pets`, { headers: { authorization } });
+        fetch(`${server.url}${basePath}/pets`, { headers: { authorization } });
       expect((await asKey("Bearer never-issued")).status).toBe(200);
       // Not a bearer token at all: refused before the lookup sees it, as on the server.
       const malformed = await asKey("Bearer not a token");
@@ -141,9 +143,9 @@ describe("startServer", () => {
   });
 
   it("refuses an own ops route under the base path before opening anything", async () => {
-    const route = { path: "/v1/poke", method: "POST" as const, handle: () => {} };
+    const route = { path: `${basePath}/poke`, method: "POST" as const, handle: () => {} };
     await expect(startServer(env("refused.db"), { opsRoutes: [route] })).rejects.toThrow(
-      "ops route /v1/poke",
+      `ops route ${basePath}/poke`,
     );
   });
 

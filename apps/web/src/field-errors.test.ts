@@ -1,3 +1,4 @@
+import { pagedList } from "@animal-store/test-support/spec-values";
 import { describe, expect, it } from "vitest";
 import { fieldErrorOf, violatedFields } from "./field-errors.js";
 
@@ -45,7 +46,7 @@ describe("fieldErrorOf", () => {
   });
 
   it("names no field for other errors", () => {
-    expect(fieldErrorOf(failed("query/limit must be <= 100"))).toBeNull();
+    expect(fieldErrorOf(failed(`query/limit must be <= ${pagedList().max}`))).toBeNull();
     expect(
       fieldErrorOf({ code: "malformed_json", message: "body/name is bad", status: 400 }),
     ).toBeNull();

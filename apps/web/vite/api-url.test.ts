@@ -1,11 +1,12 @@
+import { basePath } from "@animal-store/test-support/spec-values";
 import { describe, expect, it } from "vitest";
 import { apiUrlFromEnv, mockApiUrl } from "./api-url.mjs";
 
 describe("apiUrlFromEnv", () => {
   it("defaults to where pnpm mock listens, under the spec's base path", () => {
     expect(apiUrlFromEnv({})).toBe(mockApiUrl());
-    expect(mockApiUrl()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-    expect(mockApiUrl({ MOCK_PORT: "4999" })).toBe("http://127.0.0.1:4999/v1");
+    expect(new URL(mockApiUrl()).pathname).toBe(basePath);
+    expect(mockApiUrl({ MOCK_PORT: "4999" })).toBe(`http://127.0.0.1:4999${basePath}`);
   });
 
   it("takes WEB_API_URL without a trailing slash", () => {

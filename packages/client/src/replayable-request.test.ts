@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ReplayableRequest, replayerOf } from "./replayable-request.js";
 
-const URL_ = "http://127.0.0.1:9/v1/pets";
+const URL_ = "http://127.0.0.1:9/api/pets";
 
 describe("replayerOf", () => {
   it("re-sends a bodiless request as it is", () => {

@@ -1,5 +1,6 @@
 // Aborting while the client waits out a 429: the call rejects at once with the signal's reason,
 // and no further request is sent.
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAnimalStoreClient } from "../src/index.js";
 import { abortableSleep } from "../src/sleep.js";
@@ -26,7 +27,7 @@ function clientThatReportsWaits() {
     waiting = resolve;
   });
   const client = createAnimalStoreClient({
-    baseUrl: `${server.url}/v1`,
+    baseUrl: `${server.url}${basePath}`,
     apiKey: "abort-key",
     retry: {
       maxDelayMs: 3_600_000,
@@ -71,7 +72,7 @@ describe("abort during a Retry-After wait", () => {
     server.script(limited, { status: 200, body: [] });
     const controller = new AbortController();
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       apiKey: "abort-key",
       retry: {
         maxDelayMs: 3_600_000,

@@ -3,11 +3,15 @@
 // pointed at it with a relative baseUrl. Also reports the bundle's minified+gzipped size.
 import { useService } from "@animal-store/test-support";
 import { launchChromium } from "@animal-store/test-support/chromium";
+import { basePath, deprecated as specDeprecated } from "@animal-store/test-support/spec-values";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM script without declarations
 import { measureBundle } from "../scripts/size.mjs";
 import { type ScriptedServer, startScriptedServer } from "./scripted-server.js";
+
+// The headers a deprecated operation answers with: the spec's first deprecated operation's.
+const [shown] = specDeprecated as [(typeof specDeprecated)[number]];
 
 interface Bundle {
   code: Uint8Array;
@@ -72,14 +76,17 @@ describe.skipIf(!chromiumService.available)("the client in Chromium", () => {
       },
       {
         status: 200,
-        headers: { deprecation: "@1767225600", sunset: "Thu, 05 Dec 2030 00:00:00 GMT" },
+        headers: {
+          deprecation: shown.headers.Deprecation as string,
+          sunset: shown.headers.Sunset as string,
+        },
         body: { id: 1, name: "Rex", categoryId: 1, status: "available" },
       },
     );
     // A string, not a function: the test runner would rewrite a function's dynamic import.
     const result = await page.evaluate(`(async () => {
       const { createAnimalStoreClient, unwrap } = await import("/client.js");
-      const client = createAnimalStoreClient({ baseUrl: "/v1", apiKey: "browser-key" });
+      const client = createAnimalStoreClient({ baseUrl: "${basePath}", apiKey: "browser-key" });
       const pets = unwrap(await client.GET("/pets", { params: { query: { status: "available" } } }));
       const pet = unwrap(await client.GET("/pets/{petId}", { params: { path: { petId: 1 } } }));
       return { pets, pet, remaining: client.rateLimit?.remaining };
@@ -90,11 +97,13 @@ describe.skipIf(!chromiumService.available)("the client in Chromium", () => {
       remaining: 58,
     });
     expect(server.requests.map((r) => [r.path, r.authorization])).toEqual([
-      ["/v1/pets?status=available", "Bearer browser-key"],
-      ["/v1/pets?status=available", "Bearer browser-key"],
-      ["/v1/pets/1", "Bearer browser-key"],
+      [`${basePath}/pets?status=available`, "Bearer browser-key"],
+      [`${basePath}/pets?status=available`, "Bearer browser-key"],
+      [`${basePath}/pets/1`, "Bearer browser-key"],
     ]);
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/getPet is deprecated; it will be removed on 2030-12-05/);
+    expect(warnings[0]).toContain(
+      `getPet is deprecated; it will be removed on ${shown.deprecation.sunset?.toISOString()}`,
+    );
   }, 60_000);
 });

@@ -1,6 +1,7 @@
 // What a call tells about itself, against a real local HTTP server: the X-Request-Id it sends,
 // the request id and operationId on every error, each result's own `meta` (rate limit,
 // deprecation, attempts) next to the client-wide latest, and the onRetry events.
+import { basePath, deprecated as specDeprecated } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -19,10 +20,12 @@ const limits = (remaining: number) => ({
   "x-ratelimit-remaining": String(remaining),
   "x-ratelimit-reset": String(FUTURE),
 });
+// What a deprecated operation answers with: the spec's first deprecated operation's headers.
+const [shown] = specDeprecated as [(typeof specDeprecated)[number]];
 const deprecated = {
-  deprecation: "@1767225600",
-  sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
-  link: '</v1/pets>; rel="successor-version"',
+  deprecation: shown.headers.Deprecation as string,
+  sunset: shown.headers.Sunset as string,
+  link: `<${basePath}/pets>; rel="successor-version"`,
 };
 
 let server: ScriptedServer;
@@ -35,7 +38,7 @@ beforeEach(() => server.reset());
 const newClient = (retries: RetryEvent[] = []) => {
   const clock = fakeClock(Date.UTC(2030, 0, 1));
   return createAnimalStoreClient({
-    baseUrl: `${server.url}/v1`,
+    baseUrl: `${server.url}${basePath}`,
     apiKey: "k",
     retry: { now: clock.now, sleep: clock.sleep, random: () => 0.5 },
     onDeprecation: () => undefined,
@@ -80,7 +83,7 @@ describe("ApiError", () => {
   it("falls back to the id the client sent when the answer has none (e.g. from a proxy)", async () => {
     server.script({ status: 502, body: "<html>" });
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       apiKey: "k",
       retry: false,
     });
@@ -125,8 +128,8 @@ describe("meta of each result", () => {
       requestId: "srv-1",
       deprecation: {
         operation: "getPet",
-        deprecatedAt: new Date("2026-01-01T00:00:00Z"),
-        sunset: new Date("2030-12-05T00:00:00Z"),
+        deprecatedAt: shown.deprecation.since,
+        sunset: shown.deprecation.sunset,
         link: deprecated.link,
       },
     });
@@ -158,7 +161,7 @@ describe("onRetry", () => {
       {
         operationId: "listPets",
         method: "GET",
-        url: `${server.url}/v1/pets?limit=5`,
+        url: `${server.url}${basePath}/pets?limit=5`,
         requestId,
         attempt: 1,
         delayMs: 2000,
@@ -194,7 +197,7 @@ describe("a key getter that fails", () => {
   it("rejects with its own error, unsent and not retried", async () => {
     const failure = new TypeError("the vault is sealed");
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       getApiKey: async () => {
         throw failure;
       },

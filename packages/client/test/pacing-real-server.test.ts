@@ -1,6 +1,7 @@
 import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
 import { animalStore, type Store } from "@animal-store/server";
 import { policy } from "@animal-store/test-support/spec";
+import { tightestPlan } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type AnimalStoreClientOptions,
@@ -8,9 +9,11 @@ import {
   type PacingWaitEvent,
 } from "../src/index.js";
 
-const FREE = policy.plans.free ?? { perMinute: Number.NaN, perDay: Number.NaN };
+// The plan quickest to exhaust, whatever its numbers in the spec: a minute and a half of its
+// quota, so the burst outruns one window and ends within the next.
+const FREE = tightestPlan;
 const BAN = policy.ban;
-const CALLS = 100;
+const CALLS = Math.min(FREE.perMinute + Math.ceil(FREE.perMinute / 2), FREE.perDay);
 const CALLERS = 10;
 // Seconds of the server's minute left when the test starts: enough to send a minute's quota.
 const SECONDS_LEFT = 8;
@@ -63,7 +66,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe("pacing on the real server, Free key", () => {
+describe("pacing on the real server, a key on the tightest plan", () => {
   const clientFor = (apiKey: string, seen: number[], extra: Partial<AnimalStoreClientOptions>) =>
     createAnimalStoreClient({
       baseUrl: server.apiUrl,
@@ -76,7 +79,7 @@ describe("pacing on the real server, Free key", () => {
   it("the same burst without pacing draws 429s (the scenario is real)", async () => {
     // Two calls over the quota: 429s, but fewer than the ban threshold.
     expect(2).toBeLessThan(BAN.threshold);
-    const key = await server.createKey({ plan: "free", name: "unpaced" });
+    const key = await server.createKey({ plan: FREE.name, name: "unpaced" });
     const seen: number[] = [];
     const client = clientFor(key, seen, { pacing: false, retry: { maxRetries: 0 } });
     const statuses = await fire(client, FREE.perMinute + 2, CALLERS);
@@ -86,7 +89,7 @@ describe("pacing on the real server, Free key", () => {
   it(`${CALLS} calls from ${CALLERS} parallel callers: zero 429s, no ban`, async () => {
     expect(CALLS).toBeGreaterThan(FREE.perMinute);
     expect(CALLS).toBeLessThanOrEqual(FREE.perDay);
-    const key = await server.createKey({ plan: "free", name: "paced" });
+    const key = await server.createKey({ plan: FREE.name, name: "paced" });
     const seen: number[] = [];
     const waits: PacingWaitEvent[] = [];
     const client = clientFor(key, seen, { pacing: { onWait: (event) => waits.push(event) } });

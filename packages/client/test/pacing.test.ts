@@ -2,6 +2,7 @@
 // headers: a call after `Remaining: 0` waits for the reset (in the server's time, corrected by
 // `Date`) instead of drawing a 429; a wait too long is refused without sending; the opt-out.
 // Waits go through an injected clock (recorded, never timed).
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   createAnimalStoreClient,
@@ -38,7 +39,7 @@ beforeEach(() => server.reset());
 function pacedClient(pacing?: PacingOptions | false, deadlineMs?: number) {
   const clock = fakeClock(NOW);
   const client = createAnimalStoreClient({
-    baseUrl: `${server.url}/v1`,
+    baseUrl: `${server.url}${basePath}`,
     apiKey: "k",
     retry: { now: clock.now, sleep: clock.sleep },
     pacing,
@@ -164,7 +165,7 @@ describe("a 429 whose X-RateLimit-Reset is later than its Retry-After", () => {
     server.script(limited, limited, limited, answer(59, 60, NOW + 3_000));
     const clock = fakeClock(NOW);
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       apiKey: "k",
       retry: { maxRetries: 3, maxDelayMs: 5000, now: clock.now, sleep: clock.sleep },
     });
@@ -182,7 +183,7 @@ describe("a 429 whose X-RateLimit-Reset is later than its Retry-After", () => {
     server.script(answer(59, 60), pausing, { ...limited, delayMs: 100 });
     const clock = fakeClock(NOW);
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       apiKey: "k",
       retry: { maxRetries: 3, maxDelayMs: 5000, now: clock.now, sleep: clock.sleep },
     });

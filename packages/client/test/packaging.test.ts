@@ -27,7 +27,7 @@ async function pack(dir: string): Promise<string> {
 }
 
 const USAGE_TS = `import { createAnimalStoreClient, unwrap, type Pet, type RateLimitInfo } from "@animal-store/client";
-const client = createAnimalStoreClient({ baseUrl: "http://127.0.0.1:8080/v1", apiKey: "k" });
+const client = createAnimalStoreClient({ baseUrl: "http://127.0.0.1:8080/api", apiKey: "k" });
 export async function firstAvailable(): Promise<Pet | undefined> {
   const pets: Pet[] = unwrap(await client.GET("/pets", { params: { query: { status: "available" } } }));
   const limits: RateLimitInfo | undefined = client.rateLimit;
@@ -110,7 +110,7 @@ describe("the packed client", () => {
       },
       body: [{ id: 1, name: "Rex", categoryId: 1 }],
     });
-    const { stdout } = await run(process.execPath, ["usage.mjs", `${server.url}/v1`], {
+    const { stdout } = await run(process.execPath, ["usage.mjs", `${server.url}/api`], {
       cwd: scratch,
     });
     expect(JSON.parse(stdout)).toEqual({
@@ -118,7 +118,7 @@ describe("the packed client", () => {
       rateLimit: { limit: 60, remaining: 7, resetAt: "1970-01-01T00:01:00.000Z" },
     });
     expect(server.requests[0]).toMatchObject({
-      path: "/v1/pets?limit=1",
+      path: "/api/pets?limit=1",
       authorization: "Bearer packed-key",
     });
   }, 30_000);

@@ -2,6 +2,7 @@
 // reference resolved against the request's URL, sent as the link says) until a page has none,
 // each page one GET with pacing, deadlines and the caller's signal; a failed page throws its
 // ApiError; a link elsewhere or back to a page already read ends the walk without being sent.
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   type AnimalStoreClientOptions,
@@ -36,7 +37,7 @@ beforeEach(() => {
 });
 
 function clientWith(extra: Pick<AnimalStoreClientOptions, "retry"> = {}) {
-  return createAnimalStoreClient({ baseUrl: `${server.url}/v1`, apiKey: "k", ...extra });
+  return createAnimalStoreClient({ baseUrl: `${server.url}${basePath}`, apiKey: "k", ...extra });
 }
 
 /** Every page's ids, following next from the first. */
@@ -57,24 +58,24 @@ describe("client.pages", () => {
     const pages = client.pages("/pets", { params: { query: { status: "sold", limit: 2 } } });
     expect(await collect(pages)).toEqual([[1, 2], [3, 4], [5]]);
     expect(server.requests.map((r) => r.path)).toEqual([
-      "/v1/pets?status=sold&limit=2",
-      "/v1/pets?limit=2&status=sold&cursor=c1",
-      "/v1/pets?limit=2&status=sold&cursor=c-2_",
+      `${basePath}/pets?status=sold&limit=2`,
+      `${basePath}/pets?limit=2&status=sold&cursor=c1`,
+      `${basePath}/pets?limit=2&status=sold&cursor=c-2_`,
     ]);
     expect(new Set(server.requests.map((r) => r.authorization))).toEqual(new Set(["Bearer k"]));
   });
 
   it("reads rel=next among other links, unquoted, with other relations, or as an absolute URL", async () => {
     server.script(
-      page([1], '</v1/pets?cursor=a>; rel="prev", </v1/pets?cursor=b>; rel=next'),
-      page([2], `<${server.url}/v1/pets?cursor=c>; title="x, y"; rel="last NEXT"`),
-      page([3], '</v1/pets?cursor=z>; rel="prev"'),
+      page([1], `<${basePath}/pets?cursor=a>; rel="prev", <${basePath}/pets?cursor=b>; rel=next`),
+      page([2], `<${server.url}${basePath}/pets?cursor=c>; title="x, y"; rel="last NEXT"`),
+      page([3], `<${basePath}/pets?cursor=z>; rel="prev"`),
     );
     expect(await collect(clientWith().pages("/pets"))).toEqual([[1], [2], [3]]);
     expect(server.requests.map((r) => r.path)).toEqual([
-      "/v1/pets",
-      "/v1/pets?cursor=b",
-      "/v1/pets?cursor=c",
+      `${basePath}/pets`,
+      `${basePath}/pets?cursor=b`,
+      `${basePath}/pets?cursor=c`,
     ]);
   });
 
@@ -92,7 +93,10 @@ describe("client.pages", () => {
   });
 
   it("never follows a link to another origin or path: the key stays home", async () => {
-    for (const link of [`<${elsewhere.url}/v1/pets?cursor=x>`, "</v1/other?cursor=x>"]) {
+    for (const link of [
+      `<${elsewhere.url}${basePath}/pets?cursor=x>`,
+      `<${basePath}/other?cursor=x>`,
+    ]) {
       server.reset();
       server.script(page([1], `${link}; rel="next"`));
       await expect(collect(clientWith().pages("/pets"))).rejects.toThrow(/leaves the list/);
@@ -105,7 +109,10 @@ describe("client.pages", () => {
     const same = '<?cursor=same>; rel="next"';
     server.script(page([1], same), page([2], same));
     await expect(collect(clientWith().pages("/pets"))).rejects.toThrow(/or loops/);
-    expect(server.requests.map((r) => r.path)).toEqual(["/v1/pets", "/v1/pets?cursor=same"]);
+    expect(server.requests.map((r) => r.path)).toEqual([
+      `${basePath}/pets`,
+      `${basePath}/pets?cursor=same`,
+    ]);
   });
 
   it("is paced: after X-RateLimit-Remaining: 0 the next page waits for the reset", async () => {
@@ -149,11 +156,13 @@ describe("nextPageUrl", () => {
   it("resolves the next link against the response's URL; undefined without one", () => {
     const response = (link?: string) => {
       const r = new Response("[]", link ? { headers: { link } } : {});
-      Object.defineProperty(r, "url", { value: "https://api.example/store/v1/pets?limit=2" });
+      Object.defineProperty(r, "url", {
+        value: `https://api.example/store${basePath}/pets?limit=2`,
+      });
       return r;
     };
     expect(nextPageUrl(response('<?limit=2&cursor=x>; rel="next"'))?.href).toBe(
-      "https://api.example/store/v1/pets?limit=2&cursor=x",
+      `https://api.example/store${basePath}/pets?limit=2&cursor=x`,
     );
     expect(nextPageUrl(response('<?cursor=x>; rel="prev"'))).toBeUndefined();
     expect(nextPageUrl(response())).toBeUndefined();

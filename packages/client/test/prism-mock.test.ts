@@ -1,8 +1,11 @@
 // The client against the real Prism mock, started the way `pnpm mock` starts it (the launcher of
 // apps/mock, on a free port): a frontend switches to the mock by changing only `baseUrl`.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
+import { operationAt } from "@animal-store/test-support/spec";
+import { basePath, deprecationOf } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -54,8 +57,8 @@ const quietClient = (extra: { onDeprecation?: (n: DeprecationNotice) => void } =
   });
 
 describe("the client on the Prism mock", () => {
-  it("serves under the same /v1 base path as the server", () => {
-    expect(new URL(baseUrl).pathname).toBe("/v1");
+  it(`serves under the same ${basePath} base path as the server`, () => {
+    expect(new URL(baseUrl).pathname).toBe(basePath);
   });
 
   it("lists the spec's example pets, typed, with rate-limit values", async () => {
@@ -96,8 +99,9 @@ describe("the client on the Prism mock", () => {
     expect(pet.id).toBe(1);
     expect(notices).toHaveLength(1);
     expect(notices[0]?.operation).toBe("getPet");
-    expect(notices[0]?.sunset).toEqual(new Date("2030-12-05T00:00:00Z"));
-    expect(notices[0]?.deprecatedAt).toEqual(new Date("2026-01-01T00:00:00Z"));
+    const spec = deprecationOf(operationAt("/pets/{petId}", "get"));
+    expect(notices[0]?.sunset).toEqual(spec?.sunset);
+    expect(notices[0]?.deprecatedAt).toEqual(spec?.since);
     expect(notices[0]?.link).toMatch(/successor-version/);
   });
 

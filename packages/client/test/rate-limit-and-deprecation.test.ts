@@ -1,14 +1,17 @@
 // What the client reads from response headers, against a real local HTTP server: the latest
 // X-RateLimit-* values, and one deprecation notice per operation per client.
+import { basePath, deprecated as specDeprecated } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createAnimalStoreClient, type DeprecationNotice } from "../src/index.js";
 import { type ScriptedServer, startScriptedServer } from "./scripted-server.js";
 
 const PET = { id: 1, name: "Rex", categoryId: 1 };
+// What a deprecated operation answers with: the spec's first deprecated operation's headers.
+const [shown] = specDeprecated as [(typeof specDeprecated)[number]];
 const deprecated = {
-  deprecation: "@1767225600",
-  sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
-  link: '</v1/pets>; rel="successor-version"',
+  deprecation: shown.headers.Deprecation as string,
+  sunset: shown.headers.Sunset as string,
+  link: `<${basePath}/pets>; rel="successor-version"`,
 };
 const rateLimit = (limit: number, remaining: number, reset: number) => ({
   "x-ratelimit-limit": String(limit),
@@ -25,7 +28,7 @@ beforeEach(() => server.reset());
 
 describe("rate-limit values", () => {
   it("are undefined before the first response, then follow the latest one", async () => {
-    const client = createAnimalStoreClient({ baseUrl: `${server.url}/v1`, apiKey: "k" });
+    const client = createAnimalStoreClient({ baseUrl: `${server.url}${basePath}`, apiKey: "k" });
     expect(client.rateLimit).toBeUndefined();
     server.script(
       { status: 200, headers: rateLimit(60, 59, 1767225660), body: [] },
@@ -47,7 +50,7 @@ describe("rate-limit values", () => {
 
   it("are read from a 429 too, before it is retried", async () => {
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       apiKey: "k",
       retry: { maxRetries: 0 },
     });
@@ -69,7 +72,7 @@ describe("deprecation notices", () => {
   it("reach onDeprecation once per operation, named by operationId", async () => {
     const notices: DeprecationNotice[] = [];
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       apiKey: "k",
       onDeprecation: (notice) => notices.push(notice),
     });
@@ -84,9 +87,9 @@ describe("deprecation notices", () => {
     expect(notices).toEqual([
       {
         operation: "getPet",
-        deprecatedAt: new Date("2026-01-01T00:00:00Z"),
-        sunset: new Date("2030-12-05T00:00:00Z"),
-        link: '</v1/pets>; rel="successor-version"',
+        deprecatedAt: shown.deprecation.since,
+        sunset: shown.deprecation.sunset,
+        link: `<${basePath}/pets>; rel="successor-version"`,
       },
     ]);
   });
@@ -95,7 +98,7 @@ describe("deprecation notices", () => {
     const seen: string[] = [];
     const make = () =>
       createAnimalStoreClient({
-        baseUrl: `${server.url}/v1`,
+        baseUrl: `${server.url}${basePath}`,
         apiKey: "k",
         onDeprecation: (notice) => seen.push(notice.operation),
       });
@@ -111,7 +114,7 @@ describe("deprecation notices", () => {
   it("name each operation separately, even one the spec does not mark", async () => {
     const seen: string[] = [];
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       apiKey: "k",
       onDeprecation: (notice) => seen.push(notice.operation),
     });
@@ -129,7 +132,7 @@ describe("deprecation notices", () => {
   it("default to a single console.warn", async () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     try {
-      const client = createAnimalStoreClient({ baseUrl: `${server.url}/v1`, apiKey: "k" });
+      const client = createAnimalStoreClient({ baseUrl: `${server.url}${basePath}`, apiKey: "k" });
       server.script(
         { status: 200, headers: deprecated, body: PET },
         { status: 200, headers: deprecated, body: PET },
@@ -137,8 +140,8 @@ describe("deprecation notices", () => {
       await client.GET("/pets/{petId}", { params: { path: { petId: 1 } } });
       await client.GET("/pets/{petId}", { params: { path: { petId: 1 } } });
       expect(warn).toHaveBeenCalledTimes(1);
-      expect(String(warn.mock.calls[0]?.[0])).toMatch(
-        /getPet is deprecated; it will be removed on 2030-12-05T00:00:00.000Z \(see <\/v1\/pets>/,
+      expect(String(warn.mock.calls[0]?.[0])).toContain(
+        `getPet is deprecated; it will be removed on ${shown.deprecation.sunset?.toISOString()} (see <${basePath}/pets>`,
       );
     } finally {
       warn.mockRestore();

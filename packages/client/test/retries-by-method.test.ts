@@ -2,6 +2,7 @@
 // method; network errors, 408, 500, 502, 503 and 504 only for the idempotent ones (GET, HEAD,
 // OPTIONS, PUT, DELETE). The spec has no PUT or DELETE, so those calls go through the untyped
 // `request`; the client's retry rules do not depend on the spec.
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OPERATIONS } from "../src/generated/operations.js";
 import { createAnimalStoreClient, NetworkError, type RetryEvent } from "../src/index.js";
@@ -22,7 +23,7 @@ function clientWithRetries() {
   const clock = fakeClock(Date.UTC(2030, 0, 1));
   const retries: RetryEvent[] = [];
   const client = createAnimalStoreClient({
-    baseUrl: `${server.url}/v1`,
+    baseUrl: `${server.url}${basePath}`,
     apiKey: "k",
     retry: { now: clock.now, sleep: clock.sleep, random: () => 0.5, maxRetries: 1 },
     onRetry: (event) => retries.push(event),

@@ -1,6 +1,7 @@
 // The client against a real local HTTP server that answers 429/503 or drops connections:
 // the waits it asks for (recorded by an injected sleep, never timed), the retry bound, the methods
 // it retries, body replay and key rotation.
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAnimalStoreClient, type RetryOptions } from "../src/index.js";
 import { fakeClock, type ScriptedServer, startScriptedServer } from "./scripted-server.js";
@@ -23,7 +24,7 @@ beforeEach(() => server.reset());
 function clientWith(retry: RetryOptions = {}) {
   const clock = fakeClock(START);
   const client = createAnimalStoreClient({
-    baseUrl: `${server.url}/v1`,
+    baseUrl: `${server.url}${basePath}`,
     apiKey: "test-key-1",
     retry: { now: clock.now, sleep: clock.sleep, random: () => 0.5, ...retry },
     onDeprecation: () => undefined,
@@ -90,8 +91,8 @@ describe("429 with Retry-After", () => {
     expect(data).toEqual(PET);
     expect(waits).toEqual([1000]);
     expect(server.requests.map((r) => [r.method, r.path])).toEqual([
-      ["POST", "/v1/pets"],
-      ["POST", "/v1/pets"],
+      ["POST", `${basePath}/pets`],
+      ["POST", `${basePath}/pets`],
     ]);
     const bodies = server.requests.map((r) => JSON.parse(r.body));
     expect(bodies).toEqual([
@@ -212,7 +213,7 @@ describe("gateway failures and network errors", () => {
   it("does not retry anything when retry is false", async () => {
     server.script(limited({ "retry-after": "1" }));
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       apiKey: "k",
       retry: false,
     });
@@ -226,7 +227,7 @@ describe("gateway failures and network errors", () => {
     let n = 0;
     const clock = fakeClock(START);
     const client = createAnimalStoreClient({
-      baseUrl: `${server.url}/v1`,
+      baseUrl: `${server.url}${basePath}`,
       getApiKey: async () => `rotating-${++n}`,
       retry: { now: clock.now, sleep: clock.sleep },
     });

@@ -2,6 +2,7 @@
 // answers or answers late: the typed TimeoutError, which attempts are retried, the deadline over
 // waits, and the caller's abort winning over both. Waits between attempts go through an injected
 // sleep (recorded, never timed); only the attempts themselves run on real timers.
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   createAnimalStoreClient,
@@ -25,7 +26,7 @@ function clientWith(options: { timeoutMs?: number; deadlineMs?: number; retry?: 
   const clock = fakeClock(START);
   const retries: RetryEvent[] = [];
   const client = createAnimalStoreClient({
-    baseUrl: `${server.url}/v1`,
+    baseUrl: `${server.url}${basePath}`,
     apiKey: "k",
     timeoutMs: options.timeoutMs,
     deadlineMs: options.deadlineMs,
@@ -164,10 +165,10 @@ describe("option checks", () => {
   it("rejects a timeout that is not a positive number of ms", () => {
     for (const bad of [0, -1, Number.NaN, 2 ** 31]) {
       expect(() =>
-        createAnimalStoreClient({ baseUrl: "/v1", apiKey: "k", timeoutMs: bad }),
+        createAnimalStoreClient({ baseUrl: basePath, apiKey: "k", timeoutMs: bad }),
       ).toThrow(/timeoutMs/);
       expect(() =>
-        createAnimalStoreClient({ baseUrl: "/v1", apiKey: "k", deadlineMs: bad }),
+        createAnimalStoreClient({ baseUrl: basePath, apiKey: "k", deadlineMs: bad }),
       ).toThrow(/deadlineMs/);
     }
   });

@@ -1,10 +1,14 @@
 // The loop end to end on a scratch copy of the contract, with the real mock launcher as the
 // service it restarts: a good save reaches the mock, a bad save is reported and changes nothing.
+
 import { connect } from "node:net";
 import { join } from "node:path";
+import { basePathOf, loadBundledSpec } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevLoop } from "../src/dev-loop.mjs";
 import { freePort, type Json, layout, scratchSpec } from "./scratch.js";
+
+const basePath = basePathOf(loadBundledSpec().spec);
 
 const scratch = scratchSpec();
 const lines: string[] = [];
@@ -13,7 +17,7 @@ let loop: Awaited<ReturnType<typeof startDevLoop>>;
 
 /** GET /v1/pets on the mock asking for the named example `name` (status and body). */
 async function example(name: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`http://127.0.0.1:${port}/v1/pets`, {
+  const res = await fetch(`http://127.0.0.1:${port}${basePath}/pets`, {
     headers: { Authorization: "Bearer k", Prefer: `example=${name}` },
   });
   return { status: res.status, body: await res.json() };

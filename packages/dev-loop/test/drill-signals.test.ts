@@ -15,7 +15,12 @@ import { processGroup, repo } from "./drill-support.js";
 import { freePort } from "./scratch.js";
 
 const temp = mkdtempSync(join(tmpdir(), "animal-store-drill-"));
-afterAll(() => rmSync(temp, { recursive: true, force: true }));
+// A test that times out never reaches its own cleanup: its process groups are killed here.
+const groups: number[] = [];
+afterAll(() => {
+  for (const pgid of groups) for (const pid of processGroup(pgid)) process.kill(pid, "SIGKILL");
+  rmSync(temp, { recursive: true, force: true });
+});
 
 const refused = (port: number) =>
   new Promise<boolean>((resolve) => {
@@ -38,6 +43,7 @@ async function runAndStop(
     stdio: ["ignore", "pipe", "pipe"],
   });
   const pgid = child.pid as number;
+  groups.push(pgid);
   let output = "";
   child.stdout.on("data", (chunk) => {
     output += String(chunk);
@@ -63,7 +69,7 @@ async function runAndStop(
   }
 }
 
-describe("drill: stopping pnpm start and pnpm dev", { timeout: 200_000 }, () => {
+describe("drill: stopping pnpm start and pnpm dev", { timeout: 240_000 }, () => {
   it.each(["SIGTERM", "SIGINT"] as const)(
     "pnpm start on %s: the server drains, exit 0, no banner, nothing left",
     async (signal) => {

@@ -3,7 +3,7 @@
 // answers that operation 500 not_implemented) while typecheck fails naming it; removed again,
 // the regenerated types are the committed ones and typecheck passes. Planted faults:
 // `pnpm --filter @animal-store/dev-loop planted-faults`.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -32,12 +32,15 @@ beforeAll(async () => {
   };
 }, 240_000);
 
+// A test that times out never reaches its own cleanup: whatever it started is stopped here.
+const started: ChildProcess[] = [];
 afterAll(() => {
+  for (const child of started) if (child.exitCode === null) child.kill("SIGKILL");
   ahead?.remove();
   level?.remove();
 });
 
-describe("drill: an operation added to the spec without a handler", { timeout: 120_000 }, () => {
+describe("drill: an operation added to the spec without a handler", { timeout: 180_000 }, () => {
   it("typecheck fails naming the missing handler", () => {
     expect(compiled.aheadTypecheck?.code).not.toBe(0);
     expect(compiled.aheadTypecheck?.output).toMatch(
@@ -63,6 +66,7 @@ describe("drill: an operation added to the spec without a handler", { timeout: 1
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    started.push(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => {
@@ -93,6 +97,7 @@ describe("drill: an operation added to the spec without a handler", { timeout: 1
         env: { ...process.env, DATABASE_URL: database },
         stdio: ["ignore", "pipe", "pipe"],
       });
+      started.push(keys);
       let listed = "";
       keys.stdout.on("data", (chunk) => {
         listed += String(chunk);

@@ -5,7 +5,7 @@
  * nothing matched); outside it, the ops routes. A pure factory over compiled operations: it binds
  * no port and reads no environment, so tests and the warm-up build as many as they like.
  */
-import type { LoadedSpec } from "@animal-store/openapi";
+import type { LoadedSpec, PlanLimits } from "@animal-store/openapi";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
 import type { Application, EngineStore } from "./application.js";
@@ -90,8 +90,12 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
       .handler(),
   );
 
+  // An address may cost as many store lookups of unknown keys per minute as its anonymous plan
+  // allows it requests.
+  const anonymous = contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits;
   const identify = identifyCaller(
-    deps.keyLookup ?? createKeyLookup(deps.keyStore, config.apiKeyCacheTtlMs),
+    deps.keyLookup ??
+      createKeyLookup(deps.keyStore, config.apiKeyCacheTtlMs, { perMinute: anonymous.perMinute }),
   );
   const limits = limitsFor(contract.rateLimit, (key) =>
     logger.warn(

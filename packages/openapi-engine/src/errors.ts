@@ -12,6 +12,7 @@
 const STATUS_OF = {
   validation_failed: 400,
   malformed_json: 400,
+  malformed_encoding: 400,
   unauthorized: 401,
   invalid_api_key: 401,
   not_found: 404,
@@ -19,6 +20,7 @@ const STATUS_OF = {
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  unsupported_encoding: 415,
   rate_limited: 429,
   api_key_banned: 429,
   internal_error: 500,
@@ -82,8 +84,23 @@ export const engineErrors = {
   /** 400: a number parameter that is not finite (`1e400`, `Infinity`). */
   nonFiniteNumber: (where: "path" | "query", name: string) =>
     new EngineError("validation_failed", `${where}/${name} must be a finite number`),
+  /** 400: an integer parameter not in decimal digits (`0x10`, `1e2`, `+1`, ` 5`, `01`). */
+  looseInteger: (where: "params" | "query", name: string) =>
+    new EngineError(
+      "validation_failed",
+      `${where}/${name} must be an integer in decimal digits, without a plus sign, spaces, exponent or leading zero`,
+    ),
   /** 400: the body is not JSON. */
   malformedJson: () => new EngineError("malformed_json", "The request body is not valid JSON."),
+  /** 400: the body is not text as sent: bytes that are not UTF-8, or a lone surrogate escape. */
+  malformedText: (why: string) =>
+    new EngineError("malformed_json", `The request body is not valid JSON text: ${why}.`),
+  /** 400: the body's Content-Encoding cannot be decoded (corrupt compressed data). */
+  malformedEncoding: (encoding: string) =>
+    new EngineError(
+      "malformed_encoding",
+      `The request body cannot be decoded as its Content-Encoding (${shown(encoding)}) says.`,
+    ),
   /** 401: no bearer credential where the operation needs one. */
   missingCredential: (challenge: string) =>
     new EngineError("unauthorized", "Missing credentials: send Authorization: Bearer <API_KEY>.", {
@@ -115,6 +132,12 @@ export const engineErrors = {
   /** 415: the body is not `application/json` (or its encoding cannot be read). */
   unsupportedMediaType: (detail = "Content-Type must be application/json.") =>
     new EngineError("unsupported_media_type", detail),
+  /** 415: a Content-Encoding the engine does not decode. */
+  unsupportedEncoding: (encoding: string) =>
+    new EngineError(
+      "unsupported_encoding",
+      `Content-Encoding ${shown(encoding)} is not supported: send gzip, deflate, br or identity.`,
+    ),
   /** 429: a rate limit is exhausted. */
   rateLimited: (retryAfter: number) =>
     new EngineError("rate_limited", `Rate limit exceeded; retry after ${retryAfter} seconds.`, {
@@ -164,11 +187,49 @@ export const connectionErrors = {
     code: "malformed_request",
     message: "The request is not valid HTTP/1.1.",
   },
+  /** HTTP/1.0 with Transfer-Encoding (RFC 9112 section 6.1: faulty framing). */
+  http10Framing: {
+    status: 400,
+    reason: "Bad Request",
+    code: "malformed_request",
+    message: "Transfer-Encoding is not allowed in an HTTP/1.0 request.",
+  },
+  /** RFC 9112 section 3.2: exactly one Host, and a valid one. */
+  badHost: {
+    status: 400,
+    reason: "Bad Request",
+    code: "malformed_request",
+    message: "The request needs exactly one valid Host header.",
+  },
+  connectNotServed: {
+    status: 400,
+    reason: "Bad Request",
+    code: "malformed_request",
+    message: "CONNECT is not served: this server is not a proxy.",
+  },
   requestTimeout: {
     status: 408,
     reason: "Request Timeout",
     code: "request_timeout",
     message: "The request did not arrive in time.",
+  },
+  payloadTooLarge: {
+    status: 413,
+    reason: "Payload Too Large",
+    code: "payload_too_large",
+    message: "The declared Content-Length is over the request body limit.",
+  },
+  uriTooLong: {
+    status: 414,
+    reason: "URI Too Long",
+    code: "uri_too_long",
+    message: "The request target is too long.",
+  },
+  expectationFailed: {
+    status: 417,
+    reason: "Expectation Failed",
+    code: "expectation_failed",
+    message: "Only Expect: 100-continue is supported.",
   },
   headersTooLarge: {
     status: 431,
@@ -185,4 +246,6 @@ export const connectionErrors = {
 } as const satisfies Record<string, ConnectionError>;
 
 /** Every code of a connection-level answer. */
-export const CONNECTION_ERROR_CODES = Object.values(connectionErrors).map((error) => error.code);
+export const CONNECTION_ERROR_CODES = [
+  ...new Set(Object.values(connectionErrors).map((error) => error.code)),
+];

@@ -47,13 +47,16 @@ export type { OpsRoute } from "./ops-routes/ops-routes.js";
 export {
   type BanSettings,
   createMemoryRateLimiter,
+  createRateLimiter,
   createRedisRateLimiter,
   type KeyUsage,
   keyUsage,
+  limitsFor,
   type PlanLimits,
   type RateLimitDecision,
   type RateLimiter,
   type Usage,
   type UsageScope,
 } from "./rate-limit/index.js";
+export { staticResponseHeaders } from "./response-headers/response-headers.js";
 export { type RunningServer, type StartOptions, startEngine } from "./start.js";

@@ -142,6 +142,10 @@ export async function startEngine<S extends EngineStore>(
       limiter,
       clock,
       anonymousLimits: contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits,
+      bounds: {
+        targetLimitBytes: contract.targetLimitBytes,
+        bodyLimitBytes: contract.bodyLimitBytes,
+      },
     });
     await warmUp(application, { contract, operations: compiled, config, clock });
     if (metrics) {

@@ -205,3 +205,87 @@ export function edited(spec: Json, ...edits: SpecEdit[]): Json {
   for (const edit of edits) edit(copy);
   return copy;
 }
+
+/**
+ * Adds a parameterless, bodiless read-only resource: `GET path` (`operationId`) answering a JSON
+ * array of `{ id, name }` objects (schema `schemaName`), with the statuses every operation the
+ * server runs must declare, the shared error responses, and named examples.
+ */
+export function parameterlessResource(
+  path: string,
+  operationId: string,
+  schemaName: string,
+): SpecEdit {
+  return (spec) => {
+    if (spec.paths[path] !== undefined) throw new Error(`the spec already has ${path}`);
+    const list = findOperation(spec, "listPets").op;
+    const headers = Object.fromEntries(
+      Object.entries(resolveRef(spec, list.responses["200"]).headers ?? {}).filter(
+        ([name]) => name !== "Link",
+      ),
+    );
+    spec.components.schemas[schemaName] = {
+      description: `One ${schemaName.toLowerCase()}.`,
+      type: "object",
+      additionalProperties: false,
+      required: ["id", "name"],
+      properties: {
+        id: { type: "integer", format: "int64", minimum: 1, maximum: 9007199254740991 },
+        name: {
+          type: "string",
+          minLength: 1,
+          maxLength: 100,
+          pattern: "^[^\\u0000-\\u001f\\u007f]*$",
+        },
+      },
+    };
+    // Its own 400 (the server refuses an unknown query parameter even where none is declared):
+    // listPets' examples quote its own parameters.
+    const own400 = `${operationId}BadRequest`;
+    const listBadRequest = structuredClone(resolveRef(spec, list.responses["400"]));
+    listBadRequest.description = `A query parameter ${operationId} does not take (code \`validation_failed\`).`;
+    listBadRequest.content["application/json"].examples = {
+      unknownParameter: {
+        summary: "An unknown query parameter",
+        value: {
+          code: "validation_failed",
+          message: "Unknown query parameter 'colour'",
+          status: 400,
+        },
+      },
+    };
+    spec.components.responses[own400] = listBadRequest;
+    const shared = ["401", "429", "500", "503"].filter((s) => list.responses[s]);
+    spec.paths[path] = {
+      get: {
+        operationId,
+        summary: `List ${schemaName.toLowerCase()} entries`,
+        description: `Every ${schemaName.toLowerCase()}, as a bare JSON array.`,
+        tags: list.tags,
+        security: list.security,
+        responses: {
+          "200": {
+            description: `Every ${schemaName.toLowerCase()}.`,
+            headers,
+            content: {
+              "application/json": {
+                schema: { type: "array", items: { $ref: `#/components/schemas/${schemaName}` } },
+                examples: {
+                  two: {
+                    summary: "Two entries",
+                    value: [
+                      { id: 1, name: "Dogs" },
+                      { id: 2, name: "Cats" },
+                    ],
+                  },
+                },
+              },
+            },
+          },
+          "400": { $ref: `#/components/responses/${own400}` },
+          ...Object.fromEntries(shared.map((status) => [status, list.responses[status]])),
+        },
+      },
+    };
+  };
+}

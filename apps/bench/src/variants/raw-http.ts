@@ -2,8 +2,10 @@
  * Baseline (c): raw `node:http` over the same store, with no framework, validation, auth or
  * limits. It is the ceiling: what answering these requests costs at the very least.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { basePath } from "../base-path.js";
 import type { BaselineHandlers, HandlerResult, NewPetInput } from "./baseline-handlers.js";
 
 function sendJson(res: ServerResponse, { status, body }: HandlerResult): void {
@@ -28,7 +30,7 @@ async function handle(handlers: BaselineHandlers, req: IncomingMessage, res: Ser
   const url = req.url ?? "/";
   const queryAt = url.indexOf("?");
   const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  if (path !== "/v1/pets") return sendJson(res, notFound);
+  if (path !== `${basePath}/pets`) return sendJson(res, notFound);
   if (req.method === "GET") {
     const query = new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1));
     const limit = Number(query.get("limit") ?? 20);

@@ -11,6 +11,10 @@ async function start(id: VariantId): Promise<{ url: string; key: string; close()
     const { startShipped } = await import("./shipped.js");
     return startShipped(process.env);
   }
+  if (id === "fastify-glue") {
+    const { startFastifyGlue } = await import("./fastify-glue.js");
+    return startFastifyGlue(process.env);
+  }
   const { openBaselineHandlers } = await import("./baseline-handlers.js");
   const handlers = await openBaselineHandlers(process.env);
   // The baselines have no auth: any key is accepted, so the bench sends the same headers to all.

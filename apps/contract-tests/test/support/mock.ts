@@ -1,6 +1,8 @@
 /** The project's mock, started the way a frontend developer starts it (`pnpm mock [args]`). */
+
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { startChild } from "./child-process.js";
 
 const require = createRequire(import.meta.url);
@@ -23,7 +25,7 @@ export interface RunningMock {
 export async function startMock(args: string[] = []): Promise<RunningMock> {
   const running = await startChild(process.execPath, [launcher, "--port", "0", ...args], {
     label: `the mock (apps/mock${args.length > 0 ? ` ${args.join(" ")}` : ""})`,
-    ready: / at (http:\/\/\S+\/v1)\b/,
+    ready: new RegExp(` at (http://\\S+${basePath.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})\\b`),
     timeoutMs: 60_000,
   });
   const url = running.ready[1];

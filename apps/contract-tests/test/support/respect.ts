@@ -19,7 +19,7 @@ export function workflowFile(name: string): string {
 export function runRespect(
   file: string,
   baseUrl: string,
-  inputs: Record<string, string> = {},
+  inputs: Record<string, string | number> = {},
   workflows: string[] = [],
 ): Promise<CliRun> {
   const args = ["respect", file, "--server", JSON.stringify({ [SOURCE_NAME]: baseUrl })];

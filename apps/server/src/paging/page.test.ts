@@ -113,8 +113,8 @@ describe("nextLink", () => {
   it("resolves against the request's URL, whatever origin and prefix the client used", () => {
     const target = /^<([^>]*)>/.exec(nextLink({ limit: 2, cursor: "c" }))?.[1] ?? "";
     for (const base of [
-      "http://127.0.0.1:8080/v1/pets?limit=2",
-      "https://api.example/store/v1/pets?status=sold&limit=2",
+      "http://127.0.0.1:8080/api/pets?limit=2",
+      "https://api.example/store/api/pets?status=sold&limit=2",
     ]) {
       const resolved = new URL(target, base);
       expect(resolved.pathname).toBe(new URL(base).pathname);

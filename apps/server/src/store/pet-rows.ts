@@ -40,6 +40,22 @@ export function mapperFor(columns: string[]): RowMapper {
 }
 
 /** `pets` rows (all of one query, so one column set) as the API shows them. */
+/**
+ * The same for a row read as an array (a raw statement's, in `columns` order): no object per row
+ * from the driver, one pet built straight from the values.
+ */
+export function arrayMapperFor(columns: string[]): (row: unknown[]) => Pet {
+  const body = columns
+    .map((column, i) => {
+      const to = JSON.stringify(propertyOf(column));
+      return `v = row[${i}]; if (v !== null && v !== undefined) pet[${to}] = v;`;
+    })
+    .join("\n");
+  return new Function("row", `const pet = {}; let v;\n${body}\nreturn pet;`) as (
+    row: unknown[],
+  ) => Pet;
+}
+
 export function toPets(rows: ReadonlyArray<Record<string, unknown>>): Pet[] {
   const first = rows[0];
   if (first === undefined) return [];

@@ -6,10 +6,11 @@ import type { NewPet, Pet } from "@animal-store/api-types";
 import { classifySqliteError, openSqliteDatabase } from "@animal-store/openapi-engine/storage";
 import type { Kysely } from "kysely";
 import type Database from "libsql";
-import { KyselyStore } from "./kysely-store.js";
+import { KyselyStore, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
-import { compileRowValues, mapperFor } from "./pet-rows.js";
+import { arrayMapperFor, compileRowValues, mapperFor } from "./pet-rows.js";
 import type { Database as Schema } from "./schema.js";
+import type { PetQuery } from "./types.js";
 
 interface PendingCreate {
   pet: NewPet;
@@ -18,6 +19,12 @@ interface PendingCreate {
 }
 
 type Row = Record<string, unknown>;
+
+/** A prepared page query, its rows read as arrays, and the mapper of its columns. */
+interface PageQuery {
+  statement: Database.Statement;
+  toPet: (row: unknown[]) => Pet;
+}
 
 /**
  * The SQLite store, with group commit for creates, and able to report the durability settings its
@@ -38,6 +45,8 @@ export class SqliteStore extends KyselyStore {
   private readonly insertWithId: Database.Statement;
   private readonly valuesWithId: (pet: Pet) => unknown[];
   private readonly rowToPet: (row: Row) => Pet;
+  /** The page query of each shape (with or without status, after an id or not), prepared once. */
+  private readonly pageQueries: PageQuery[];
 
   constructor(
     db: Kysely<Schema>,
@@ -59,6 +68,34 @@ export class SqliteStore extends KyselyStore {
     this.insertWithId = insertOf(all);
     this.valuesWithId = compileRowValues(all);
     this.rowToPet = mapperFor(all);
+    // Kysely's own SQL for each shape (the one the plan tests pin), compiled and prepared here
+    // instead of built per request; its parameters come in the order status, afterId, limit.
+    this.pageQueries = [0, 1, 2, 3].map((shape) => {
+      const query = petsPageQuery(db, {
+        limit: 1,
+        status: shape & 1 ? "available" : undefined,
+        afterId: shape & 2 ? 1 : undefined,
+      });
+      // Rows as arrays (raw): the driver builds no object per row; the mapper builds the pet.
+      const statement = raw.prepare(query.compile().sql).raw(true);
+      const columns = (statement.columns() as Array<{ name: string }>).map((c) => c.name);
+      return { statement, toPet: arrayMapperFor(columns) };
+    });
+  }
+
+  override listPets({ limit, status, afterId }: PetQuery): Promise<Pet[]> {
+    try {
+      const { statement, toPet } = this.pageQueries[
+        (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2)
+      ] as PageQuery;
+      const params: unknown[] = [];
+      if (status !== undefined) params.push(status);
+      if (afterId !== undefined) params.push(afterId);
+      params.push(limit);
+      return Promise.resolve((statement.all(...params) as unknown[][]).map(toPet));
+    } catch (err) {
+      return Promise.reject(classifySqliteError(err));
+    }
   }
 
   override createPet(pet: NewPet): Promise<Pet> {

@@ -17,6 +17,7 @@ export interface PetStore {
   /** Stores a pet and returns it with its new id; durable once it resolves. */
   createPet(pet: NewPet): Promise<Pet>;
   getPet(id: number): Promise<Pet | null>;
+  // scaffold: new store methods above this line (optional until KyselyStore implements them)
 }
 
 /** The whole store of the Animal Store server (SQLite or PostgreSQL). */

@@ -114,7 +114,7 @@ export interface components {
              *     `status`.
              * @enum {string}
              */
-            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "cursor_filter_mismatch" | "unauthorized" | "invalid_api_key" | "not_found" | "method_not_allowed" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
+            code: "validation_failed" | "malformed_json" | "invalid_cursor" | "cursor_filter_mismatch" | "unauthorized" | "invalid_api_key" | "not_found" | "method_not_allowed" | "gone" | "malformed_encoding" | "payload_too_large" | "unsupported_media_type" | "unsupported_encoding" | "rate_limited" | "api_key_banned" | "internal_error" | "not_implemented" | "service_unavailable";
             /** @description Human-readable description. */
             message: string;
             /** @description The HTTP status code of the response. */
@@ -264,7 +264,12 @@ export interface components {
         };
     };
     parameters: {
-        /** @description The maximum number of animals returned, from 1 to 100. It may change from one page to the next. */
+        /**
+         * @description The maximum number of animals returned, from 1 to 100. It may change
+         *     from one page to the next. Written in decimal digits without a leading
+         *     zero: `0x10`, `1e2`, `+1`, `%205` (a space) or `020` get `400`
+         *     `validation_failed`.
+         */
         Limit: number;
         /** @description Only animals with this status. Without it, no filter applies. */
         StatusFilter: components["schemas"]["PetStatus"];
@@ -280,7 +285,11 @@ export interface components {
          *     `+` or `/` included, unencoded or not).
          */
         Cursor: string;
-        /** @description The identifier of the animal. */
+        /**
+         * @description The identifier of the animal, written in decimal digits without a
+         *     leading zero: `0x1`, `1e0`, `+1`, `%201` (a space) or `01` get `400`
+         *     `validation_failed`.
+         */
         PetIdPath: components["schemas"]["PetId"];
     };
     requestBodies: never;
@@ -346,7 +355,12 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description The maximum number of animals returned, from 1 to 100. It may change from one page to the next. */
+                /**
+                 * @description The maximum number of animals returned, from 1 to 100. It may change
+                 *     from one page to the next. Written in decimal digits without a leading
+                 *     zero: `0x10`, `1e2`, `+1`, `%205` (a space) or `020` get `400`
+                 *     `validation_failed`.
+                 */
                 limit?: components["parameters"]["Limit"];
                 /** @description Only animals with this status. Without it, no filter applies. */
                 status?: components["parameters"]["StatusFilter"];
@@ -430,7 +444,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the animal. */
+                /**
+                 * @description The identifier of the animal, written in decimal digits without a
+                 *     leading zero: `0x1`, `1e0`, `+1`, `%201` (a space) or `01` get `400`
+                 *     `validation_failed`.
+                 */
                 petId: components["parameters"]["PetIdPath"];
             };
             cookie?: never;

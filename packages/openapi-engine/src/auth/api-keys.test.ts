@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,6 +94,56 @@ describe("createKeyLookup", () => {
     expect(await lookup("ask_unknown")).toBeNull();
     expect(await lookup("ask_unknown")).toBeNull();
     expect(calls()).toBe(2);
+  });
+
+  it("floods of unknown keys (planted fault: no per-address budget): 3,000 random keys from one address cost at most 100 store lookups, and a valid key stays cached", async () => {
+    const { key, record } = await issueApiKey(store, policy, { plan, name: "flooded" });
+    const validHash = hashApiKey(key);
+    let validLookups = 0;
+    const { store: spied, calls } = counting(
+      Object.assign(Object.create(store) as ApiKeyStore, {
+        findApiKeyByHash: (hash: string) => {
+          if (hash === validHash) validLookups++;
+          return store.findApiKeyByHash(hash);
+        },
+      }),
+    );
+    // The budget is the contract's anonymous plan's requests per minute.
+    const perMinute = policy.plans[policy.anonymousPlan]?.perMinute as number;
+    expect(perMinute).toBeLessThanOrEqual(100);
+    const lookup = createKeyLookup(spied, 60_000, { perMinute });
+    const attacker = () => "203.0.113.9";
+    const caller = () => "198.51.100.7";
+    expect(await lookup(key, caller)).toEqual(record);
+    for (let i = 0; i < 3000; i++) {
+      expect(await lookup(`ask_${randomBytes(24).toString("base64url")}`, attacker)).toBeNull();
+      // The valid key is answered from its cache throughout (synchronously: no promise).
+      if (i % 100 === 0) expect(lookup(key, caller)).toEqual(record);
+    }
+    expect(calls()).toBeLessThanOrEqual(100);
+    expect(calls()).toBe(perMinute + 1);
+    expect(validLookups).toBe(1);
+    // Another address still has its own budget.
+    expect(await lookup("ask_other", () => "192.0.2.1")).toBeNull();
+    expect(calls()).toBe(perMinute + 2);
+  });
+
+  it("floods of unknown keys cannot evict a valid one (planted fault: one cache for all), even without a budget", async () => {
+    const { key, record } = await issueApiKey(store, policy, { plan, name: "kept" });
+    const validHash = hashApiKey(key);
+    let validLookups = 0;
+    const spied = Object.assign(Object.create(store) as ApiKeyStore, {
+      findApiKeyByHash: (hash: string) => {
+        if (hash === validHash) validLookups++;
+        return hash === validHash ? store.findApiKeyByHash(hash) : Promise.resolve(null);
+      },
+    });
+    const lookup = createKeyLookup(spied, 60_000);
+    expect(await lookup(key)).toEqual(record);
+    // More unknown keys than any cache holds.
+    for (let i = 0; i < 12_000; i++) expect(await lookup(`ask_flood${i}`)).toBeNull();
+    expect(lookup(key)).toEqual(record);
+    expect(validLookups).toBe(1);
   });
 
   it("goes to the store every time with TTL 0 and never returns a revoked key", async () => {

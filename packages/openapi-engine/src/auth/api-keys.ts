@@ -1,7 +1,7 @@
 /**
  * API keys: issued as random bearer tokens, stored only as SHA-256 hashes (a key has 192 random
  * bits, so a fast hash is enough), looked up through a short cache so the hot path rarely touches
- * the database. A revoked key stops working within the cache TTL.
+ * the database (or hashes at all). A revoked key stops working within the cache TTL.
  */
 import { hash, randomBytes } from "node:crypto";
 import type { RateLimitPolicy } from "@animal-store/openapi";
@@ -68,32 +68,78 @@ export async function issueApiKey(
   return { key, record };
 }
 
+/** How unknown keys are bounded: per client address, per minute. */
+export interface UnknownKeyBudget {
+  /** Store lookups that may find nothing, per client address per minute. */
+  perMinute: number;
+}
+
+const BUDGET_WINDOW_MS = 60_000;
+const MAX_TRACKED_ADDRESSES = 100_000;
+
 /**
- * A KeyLookup over the store with a TTL cache keyed by hash; unknown keys are cached too, so a
- * flood of bad keys costs one query per key per TTL. `ttlMs` 0 disables the cache. A cache hit
- * answers synchronously (no promise on the hot path). The cache holds hashes, never keys.
+/**
+ * A KeyLookup over the store with TTL caches; `ttlMs` 0 disables them. A cache hit answers
+ * synchronously (no promise on the hot path) and without hashing: the caches are keyed by the
+ * presented token, and only a miss computes the SHA-256 the store searches by. The tokens stay in
+ * this process's memory for the TTL, as the requests that carried them do; the store and the logs
+ * only ever see hashes.
+ *
+ * Valid and unknown keys are cached apart, so a flood of random keys (which only ever fills the
+ * unknown cache) cannot evict the keys of real callers. And unknown keys cost a bounded number
+ * of store lookups: each client address may have `budget.perMinute` lookups that find nothing
+ * per minute; past that, a key from that address that no cache knows is taken as unknown
+ * without asking the store (checked before the lookup), until the minute ends. The price: a
+ * valid key not yet cached, sent from an address that has just spent its budget on unknown
+ * keys (a shared address), is refused until then.
  */
-export function createKeyLookup(store: ApiKeyStore, ttlMs: number): KeyLookup {
-  const cache = new Map<string, { record: ApiKeyRecord | null; expiresAt: number }>();
-  return function lookupApiKey(plaintextKey: string) {
-    const keyHash = hashApiKey(plaintextKey);
-    const hit = cache.get(keyHash);
-    if (hit && hit.expiresAt > performance.now()) return hit.record;
-    return fromStore(keyHash);
+export function createKeyLookup(
+  store: ApiKeyStore,
+  ttlMs: number,
+  budget: UnknownKeyBudget = { perMinute: Number.POSITIVE_INFINITY },
+): KeyLookup {
+  const valid = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
+  const unknown = new Map<string, number>();
+  const misses = new Map<string, number>();
+  let windowEnds = 0;
+  return function lookupApiKey(plaintextKey: string, address?: () => string) {
+    const hit = valid.get(plaintextKey);
+    const now = performance.now();
+    if (hit && hit.expiresAt > now) return hit.record;
+    const unknownUntil = unknown.get(plaintextKey);
+    if (unknownUntil !== undefined && unknownUntil > now) return null;
+    if (address === undefined) return fromStore(plaintextKey, undefined);
+    if (now >= windowEnds || misses.size >= MAX_TRACKED_ADDRESSES) {
+      misses.clear();
+      windowEnds = now + BUDGET_WINDOW_MS;
+    }
+    const from = address();
+    if ((misses.get(from) ?? 0) >= budget.perMinute) return null;
+    return fromStore(plaintextKey, from);
   };
 
-  async function fromStore(keyHash: string): Promise<ApiKeyRecord | null> {
+  async function fromStore(plaintextKey: string, from: string | undefined) {
     const now = performance.now();
-    const found = await store.findApiKeyByHash(keyHash);
+    const found = await store.findApiKeyByHash(hashApiKey(plaintextKey));
     const record = found && found.revokedAt === null ? found : null;
+    if (record === null && from !== undefined) misses.set(from, (misses.get(from) ?? 0) + 1);
     if (ttlMs > 0) {
-      cache.delete(keyHash);
-      if (cache.size >= MAX_CACHED_KEYS) {
-        const oldest = cache.keys().next().value;
-        if (oldest !== undefined) cache.delete(oldest);
+      if (record === null) remember(unknown, plaintextKey, now + ttlMs);
+      else {
+        unknown.delete(plaintextKey);
+        remember(valid, plaintextKey, { record, expiresAt: now + ttlMs });
       }
-      cache.set(keyHash, { record, expiresAt: now + ttlMs });
     }
     return record;
   }
+}
+
+/** Sets `key` last in `cache`, dropping the oldest entry when the cache is full. */
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  cache.delete(key);
+  if (cache.size >= MAX_CACHED_KEYS) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(key, value);
 }

@@ -30,10 +30,12 @@ export interface CallerLocals {
 
 /**
  * Resolves a presented plaintext key to its record; null when unknown or revoked. A lookup that
- * knows the answer already (a cache hit) may answer synchronously.
+ * knows the answer already (a cache hit) may answer synchronously. `address` gives the client
+ * address (computed only when called), for a lookup that bounds unknown keys per address.
  */
 export type KeyLookup = (
   plaintextKey: string,
+  address?: () => string,
 ) => ApiKeyRecord | null | Promise<ApiKeyRecord | null>;
 
 const BEARER_SCHEME = /^Bearer(?: |$)/i;
@@ -94,7 +96,7 @@ export function identifyCaller(keyLookup: KeyLookup) {
     };
     let found: ReturnType<KeyLookup>;
     try {
-      found = token ? keyLookup(token) : null;
+      found = token ? keyLookup(token, () => callerAddress(req)) : null;
     } catch (err) {
       unverified(err);
       return;

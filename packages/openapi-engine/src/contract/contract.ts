@@ -20,9 +20,11 @@ import {
   rateLimitPolicy,
   requestBodyLimitBytes,
   requestHeaderNames,
+  requestTargetLimitBytes,
   type SpecOperation,
   specOperations,
 } from "@animal-store/openapi";
+import { type IntegerParameters, integerParameters } from "../validation/integer-syntax.js";
 import { checkErrorCodes } from "./error-codes.js";
 
 /** What a deprecated operation's answers carry, and when it starts answering 410. */
@@ -55,6 +57,8 @@ export function routedOperations(spec: OpenApiDocument): RoutedOperation[] {
  */
 export interface ServedOperation extends RoutedOperation {
   requiresCredential: boolean;
+  /** Its integer parameters, whose values must be decimal digits (validation/integer-syntax.ts). */
+  integers: IntegerParameters;
   deprecation: CompiledDeprecation | undefined;
   responses: DocumentedResponse[];
 }
@@ -71,6 +75,8 @@ export interface Contract {
   anonymousByDefault: boolean;
   rateLimit: RateLimitPolicy;
   bodyLimitBytes: number;
+  /** The longest request target served (`info.x-request-target-limit-bytes`). */
+  targetLimitBytes: number;
   /** The realm of the bearer challenge (`x-realm` of the security scheme, else the title). */
   realm: string;
   /** The methods of the operations, and every response header the contract documents. */
@@ -107,6 +113,7 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
     (operation): ServedOperation => ({
       ...operation,
       requiresCredential: !allowsAnonymous(operation),
+      integers: integerParameters(spec, operation),
       deprecation: compileDeprecation(spec, operation, operations),
       responses: documentedResponses(spec, operation),
     }),
@@ -119,6 +126,7 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
     anonymousByDefault: allowsAnonymous({ security: spec.security ?? [] }),
     rateLimit: rateLimitPolicy(spec),
     bodyLimitBytes: requestBodyLimitBytes(spec),
+    targetLimitBytes: requestTargetLimitBytes(spec),
     realm,
     cors: {
       methods: [...new Set(operations.map((op) => op.method))],

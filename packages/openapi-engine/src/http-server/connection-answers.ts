@@ -1,10 +1,13 @@
 /**
  * Answers given before a request could be read: malformed HTTP (a smuggling attempt included),
- * oversized headers, a request too slow to arrive, a connection over the caps. Node would answer
- * the first three with an empty body, and a cap would just drop the socket; these answer in the
- * contract's Error shape with the codes of `info.x-connection-errors` (the catalogue's
- * `connectionErrors`), the X-RateLimit-* of the
- * client address's window (read, not counted) and an X-Request-Id, then close the connection.
+ * oversized headers or request target, a request too slow to arrive, a connection over the caps,
+ * and the requests refused at the edge (request-edge.ts), `CONNECT` and an unsupported `Expect`.
+ * Node would answer most of these with an empty body, or just drop the socket; these answer in
+ * the contract's Error shape with the codes of `info.x-connection-errors` (the catalogue's
+ * `connectionErrors`), the X-RateLimit-* of the client address's window (read, not counted) and
+ * an X-Request-Id, then close the connection: half-closed at once, destroyed within a second
+ * whatever the client does, so a client that keeps its side open and keeps sending cannot hold
+ * the descriptor. Nothing else the connection carries is answered (`isRefused`).
  */
 import { randomUUID } from "node:crypto";
 import type { Socket } from "node:net";
@@ -18,6 +21,33 @@ const BY_ERROR: Record<string, ConnectionError> = {
   ERR_HTTP_REQUEST_TIMEOUT: connectionErrors.requestTimeout,
 };
 
+/** How long a connection that was answered and half-closed may stay open. */
+export const CLOSE_WITHIN_MS = 1000;
+
+// The start of a request line: a method, a space, then the target.
+const REQUEST_LINE_START = /^[A-Z]+ [^\s]/;
+
+/**
+ * Node's header bound counts the request line too. When the bytes the parser gave up in are
+ * still the request line (no line break yet, from the method on), the target is what is too
+ * long: 414, not 431. A target dribbled in pieces cannot be told apart and gets 431.
+ */
+function overflowAnswer(err: Error & { rawPacket?: Buffer; bytesParsed?: number }) {
+  const packet = err.rawPacket;
+  if (packet === undefined) return connectionErrors.headersTooLarge;
+  const read = packet.subarray(0, err.bytesParsed ?? packet.length);
+  return read.indexOf(10) === -1 && REQUEST_LINE_START.test(read.subarray(0, 32).toString("latin1"))
+    ? connectionErrors.uriTooLong
+    : connectionErrors.headersTooLarge;
+}
+
+/** Ends `socket` now and destroys it within CLOSE_WITHIN_MS, whatever the peer does. */
+export function closeWithin(socket: Socket, ms = CLOSE_WITHIN_MS): void {
+  const timer = setTimeout(() => socket.destroy(), ms);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+}
+
 /** What the answers need to say about the client address's rate-limit window. */
 export interface ConnectionAnswerDeps {
   limiter: Pick<RateLimiter, "peek">;
@@ -28,7 +58,12 @@ export interface ConnectionAnswerDeps {
 
 /** The `clientError` listener and the refusal of a connection over a cap. */
 export function connectionAnswers(deps: ConnectionAnswerDeps) {
+  // Sockets answered already: one answer each, and no request of theirs reaches the app.
+  const refused = new WeakSet<Socket>();
   async function answer(socket: Socket, what: ConnectionError, extra = ""): Promise<void> {
+    if (refused.has(socket)) return;
+    refused.add(socket);
+    closeWithin(socket);
     let decision: RateLimitDecision | undefined;
     try {
       decision = await deps.limiter.peek(
@@ -64,11 +99,24 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
   return {
     /** `clientError` listener for node:http servers. */
     clientError(err: Error & { code?: string }, socket: Socket): void {
+      if (refused.has(socket)) return;
       if (!socket.writable || (err.code === "ECONNRESET" && socket.destroyed)) {
         socket.destroy();
         return;
       }
-      void answer(socket, BY_ERROR[err.code ?? ""] ?? connectionErrors.malformedRequest);
+      const what =
+        err.code === "HPE_HEADER_OVERFLOW"
+          ? overflowAnswer(err)
+          : (BY_ERROR[err.code ?? ""] ?? connectionErrors.malformedRequest);
+      void answer(socket, what);
+    },
+    /** Answers the request on `socket` with `what` instead of the app, and closes it. */
+    refuse(socket: Socket, what: ConnectionError): void {
+      void answer(socket, what);
+    },
+    /** Whether `socket` was answered at the edge: no later request of it is served. */
+    isRefused(socket: Socket): boolean {
+      return refused.has(socket);
     },
     /** Answers a connection over a cap with 503 and closes it. */
     refuseConnection(socket: Socket): void {

@@ -1,18 +1,27 @@
 /**
  * The HTTP server around the app: Node's server with the configured connection bounds, requests
  * and responses built with Express's prototypes (express-messages.ts), connection caps, answers
- * to what cannot be read as a request (connection-answers.ts); and listening and closing.
+ * to what cannot be read as a request (connection-answers.ts) and to what Node would let through
+ * or answer itself (request-edge.ts, `CONNECT`, `Expect`); and listening and closing.
  */
-import { createServer, type RequestListener, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import type { PlanLimits } from "@animal-store/openapi";
 import type { Express } from "express";
 import type { AppConfig } from "../config.js";
+import { connectionErrors } from "../errors.js";
 import type { RateLimiter } from "../rate-limit/index.js";
 import { connectionAnswers } from "./connection-answers.js";
 import { capConnections } from "./connection-caps.js";
 import { expressMessageClasses } from "./express-messages.js";
 import { portTakenMessage } from "./port-holder.js";
+import { type EdgeBounds, edgeProblem } from "./request-edge.js";
 
 /** What the server needs besides the app: its bounds and the anonymous window's limiter. */
 export interface HttpServerOptions {
@@ -21,24 +30,45 @@ export interface HttpServerOptions {
   clock: () => number;
   /** The limits callers without a key are counted on, for connection-level answers' headers. */
   anonymousLimits: PlanLimits;
+  /** The contract's bounds on a request target and a request body. */
+  bounds: EdgeBounds;
 }
 
 /** Node's server for `app`, bounded as configured; not listening yet. */
 export function createHttpServer(app: Express, options: HttpServerOptions): Server {
   const bounds = options.config.connections;
-  const server = createServer(
-    {
-      // A slow client cannot hold a connection for minutes (Node's defaults: 60 s for the
-      // headers, 300 s for the request, checked every 30 s): the bounds are checked every second.
-      headersTimeout: bounds.headersTimeoutMs,
-      requestTimeout: bounds.requestTimeoutMs,
-      connectionsCheckingInterval: Math.min(1000, bounds.headersTimeoutMs),
-      keepAliveTimeout: bounds.keepAliveTimeoutMs,
-      ...expressMessageClasses(app),
-    },
-    app as RequestListener,
-  );
+  const server = createServer({
+    // A slow client cannot hold a connection for minutes (Node's defaults: 60 s for the
+    // headers, 300 s for the request, checked every 30 s): the bounds are checked every second.
+    headersTimeout: bounds.headersTimeoutMs,
+    requestTimeout: bounds.requestTimeoutMs,
+    connectionsCheckingInterval: Math.min(1000, bounds.headersTimeoutMs),
+    keepAliveTimeout: bounds.keepAliveTimeoutMs,
+    // Node's own answer to a missing Host is an empty 400: the edge checks answer it instead.
+    requireHostHeader: false,
+    ...expressMessageClasses(app),
+  });
   const answers = connectionAnswers(options);
+  const handle = app as RequestListener;
+  const serve = (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    // A request pipelined behind a refused one is never served.
+    if (answers.isRefused(socket)) return;
+    const problem = edgeProblem(req, options.bounds);
+    if (problem === undefined) handle(req, res);
+    else answers.refuse(socket, problem);
+  };
+  server.on("request", serve);
+  // Expect: 100-continue goes to the app without Node's automatic 100 Continue: the body step
+  // sends it when it is about to read the body (not for a 401, a 404 or an early 413).
+  server.on("checkContinue", serve);
+  server.on("checkExpectation", (req: IncomingMessage) =>
+    answers.refuse(req.socket, connectionErrors.expectationFailed),
+  );
+  // Without a listener Node drops a CONNECT connection without a word.
+  server.on("connect", (_req: IncomingMessage, socket: Socket) =>
+    answers.refuse(socket, connectionErrors.connectNotServed),
+  );
   server.on("clientError", answers.clientError);
   capConnections(
     server,

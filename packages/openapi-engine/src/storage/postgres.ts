@@ -51,6 +51,8 @@ export interface PostgresOptions {
 /** A PostgreSQL database: Kysely on a pool, and how to create and migrate its schema. */
 export interface OpenPostgres<DB> {
   db: Kysely<DB>;
+  /** Kysely's pool, for a query the application runs as a named (server-side prepared) statement. */
+  pool: pg.Pool;
   /** Creates the schema and runs the migrations; instances starting together take turns. */
   prepare(): Promise<void>;
 }
@@ -96,5 +98,5 @@ export function openPostgresDatabase<DB>(
         await sql`select pg_advisory_unlock(hashtext(${lock}))`.execute(conn);
       }
     });
-  return { db, prepare };
+  return { db, pool, prepare };
 }

@@ -7,6 +7,7 @@ import { dirname } from "node:path";
 import {
   Kysely,
   type SqliteDatabase as KyselySqlite,
+  SqliteAdapter,
   SqliteDialect,
   type SqliteStatement,
 } from "kysely";
@@ -18,6 +19,23 @@ import { type MigrationList, migrateToLatest } from "./migrate.js";
 // Errors that mean the file cannot be used right now (locked, disk, permissions), not a bug.
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|READONLY|PROTOCOL|NOTADB|CORRUPT)/;
 const MAX_CACHED_STATEMENTS = 200;
+
+/**
+ * SQLite runs DDL inside transactions; Kysely's adapter says it does not (to be safe on every
+ * SQLite), so its migrator would leave a failing migration half applied. Saying so lets a run
+ * of migrations commit or roll back as one.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class SqliteDialectWithTransactionalDdl extends SqliteDialect {
+  override createAdapter(): SqliteAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
 
 /** SQLite's outage errors become StoreUnavailableError (503). */
 export const classifySqliteError: ErrorClassifier = (err) => {
@@ -69,7 +87,9 @@ export async function openSqliteDatabase<DB>(
   } catch (err) {
     throw new Error(`cannot open the SQLite database at ${path}: ${(err as Error).message}`);
   }
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  const db = new Kysely<DB>({
+    dialect: new SqliteDialectWithTransactionalDdl({ database: withStatementCache(raw) }),
+  });
   try {
     await migrateToLatest(db as Kysely<unknown>, migrations("sqlite"));
   } catch (err) {

@@ -15,7 +15,15 @@ function run(
   const validate: RequestValidator = (r) => coerce(r);
   validateRequest(
     req,
-    { locals: { operation: { names: Object.keys(params), validateRequest: validate } } } as never,
+    {
+      locals: {
+        operation: {
+          names: Object.keys(params),
+          integers: { query: [], path: [] },
+          validateRequest: validate,
+        },
+      },
+    } as never,
     ((err?: unknown) => {
       passed = err;
     }) as NextFunction,

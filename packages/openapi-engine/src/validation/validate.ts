@@ -7,12 +7,13 @@
 import { engineErrors } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
 import { firstNonFinite } from "./finite-numbers.js";
+import { firstLooseInteger, type IntegerParameters } from "./integer-syntax.js";
 import type { RequestValidator } from "./request-validation.js";
 import { fromValidator } from "./validator-errors.js";
 
 /** What the validation step reads: the operation's path parameter names and its validator. */
 export interface ValidationNeeds {
-  operation: { names: string[]; validateRequest: RequestValidator };
+  operation: { names: string[]; integers: IntegerParameters; validateRequest: RequestValidator };
 }
 
 /** Validates the request against its operation; the handler then reads what it leaves. */
@@ -26,6 +27,14 @@ export const validateRequest = step<ValidationNeeds>(function validateRequest(re
       next(engineErrors.badPathEscape(name));
       return;
     }
+  }
+  const looseInPath = firstLooseInteger(params, operation.integers.path);
+  const loose =
+    looseInPath ??
+    firstLooseInteger(req.query as Record<string, unknown>, operation.integers.query);
+  if (loose !== undefined) {
+    next(engineErrors.looseInteger(looseInPath === undefined ? "query" : "params", loose));
+    return;
   }
   try {
     operation.validateRequest(req, res);

@@ -1,0 +1,203 @@
+/**
+ * Variant (f): Fastify 5 + fastify-openapi-glue over the same work as the shipped server, the stack
+ * a team choosing "the fastest framework" would write: routes, Ajv request validation and
+ * fast-json-stringify answers compiled by Fastify from the bundled spec (glue), the server's own
+ * store and handlers, the engine's hashed-key cache, per-key counter with X-RateLimit-*, the same
+ * security headers + no-store, X-Request-Id, and one pino access line per request through the
+ * engine's logger (same fields, same asynchronous 4 KiB batches). What it still skips is listed
+ * in apps/bench/README.md.
+ */
+import { randomUUID } from "node:crypto";
+import { loadBundledSpec } from "@animal-store/openapi";
+import {
+  type ApiKeyRecord,
+  compileContract,
+  createKeyLookup,
+  createLogger,
+  createRateLimiter,
+  issueApiKey,
+  limitsFor,
+  type RateLimitDecision,
+  staticResponseHeaders,
+} from "@animal-store/openapi-engine";
+import { configFrom, createHandlers, openStore } from "@animal-store/server";
+import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
+import openapiGlue from "fastify-openapi-glue";
+
+const UNREACHABLE_LIMIT = 1_000_000_000;
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const BEARER_TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** An answer in the spec's Error shape, thrown from a hook or handler. */
+class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// Fastify's own errors (and glue's wrapper around a failed security handler) by status.
+const CODE_OF_STATUS: Record<number, string> = {
+  401: "unauthorized",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+};
+
+type HandlerCall = (request: Record<string, unknown>) => Promise<{
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}>;
+
+interface Context {
+  requestId: string;
+  startedAt: number;
+  key: ApiKeyRecord | undefined;
+}
+
+const contexts = new WeakMap<FastifyRequest, Context>();
+
+/** Starts the Fastify variant on `env` (DATABASE_URL, PORT, HOST as the server reads them). */
+export async function startFastifyGlue(env: Record<string, string | undefined>) {
+  const config = configFrom(env);
+  const loaded = loadBundledSpec();
+  const contract = compileContract(loaded);
+  const store = await openStore(config.database);
+  const logger = createLogger(config, "animal-store");
+  const accessLog = logger.child({}, { redact: [] });
+  const limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
+  const lookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
+  const limits = limitsFor(contract.rateLimit);
+  const headers = Object.fromEntries(staticResponseHeaders());
+  const handlers = createHandlers(store) as unknown as Record<string, HandlerCall>;
+
+  const app = Fastify({
+    logger: false,
+    // The spec's bodies are at most this big; Ajv as the shipped server runs it: no coercion of
+    // bodies beyond Fastify's defaults, and unknown properties rejected, never stripped.
+    bodyLimit: contract.bodyLimitBytes,
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+
+  app.addHook("onRequest", (request, reply, done) => {
+    const incoming = request.headers["x-request-id"];
+    const requestId =
+      typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    contexts.set(request, { requestId, startedAt: performance.now(), key: undefined });
+    reply.headers(headers);
+    reply.header("X-Request-Id", requestId);
+    done();
+  });
+  app.addHook("onResponse", (request, reply, done) => {
+    const context = contexts.get(request);
+    accessLog.info(
+      {
+        reqId: context?.requestId,
+        method: request.method,
+        path: request.url.split("?", 1)[0],
+        status: reply.statusCode,
+        ms: Math.round((performance.now() - (context?.startedAt ?? 0)) * 10) / 10,
+        keyId: context?.key?.id,
+      },
+      "request",
+    );
+    done();
+  });
+  app.setErrorHandler((error: Error & { statusCode?: number; validation?: unknown }, _r, reply) => {
+    const status = error.statusCode ?? 500;
+    const code =
+      error instanceof HttpError
+        ? error.code
+        : error.validation
+          ? "validation_failed"
+          : (CODE_OF_STATUS[status] ?? (status < 500 ? "validation_failed" : "internal_error"));
+    reply.code(status).send({ code, message: status < 500 ? error.message : code, status });
+  });
+
+  const securityHandlers = {
+    // The key is looked up (cached by hash) and counted before the credential is required, so a
+    // 401 carries X-RateLimit-* as the shipped server's does.
+    async bearerAuth(request: FastifyRequest, reply: FastifyReply) {
+      const token = BEARER_TOKEN.exec(request.headers.authorization ?? "")?.[1];
+      const found = token === undefined ? null : lookup(token);
+      const key = found instanceof Promise ? await found : found;
+      const context = contexts.get(request);
+      if (context && key) context.key = key;
+      const caller = key
+        ? { kind: "key" as const, key }
+        : {
+            kind: "anonymous" as const,
+            address: request.ip,
+            failure: token ? ("invalid" as const) : ("missing" as const),
+          };
+      const subject = key ? `key:${key.id}` : `addr:${request.ip}`;
+      const decided = limiter.consume(subject, limits(caller), Date.now(), {
+        banEligible: key !== null,
+      });
+      const decision: RateLimitDecision = decided instanceof Promise ? await decided : decided;
+      reply.header("X-RateLimit-Limit", decision.limit);
+      reply.header("X-RateLimit-Remaining", decision.remaining);
+      reply.header("X-RateLimit-Reset", decision.reset);
+      if (!decision.allowed) {
+        reply.header("Retry-After", decision.retryAfter ?? 0);
+        throw new HttpError(429, "rate_limited", "Too many requests.");
+      }
+      if (!key) throw new HttpError(401, "unauthorized", "A valid API key is required.");
+    },
+  };
+
+  const serviceHandlers: Record<string, (req: FastifyRequest, reply: FastifyReply) => unknown> = {};
+  for (const [operationId, handler] of Object.entries(handlers)) {
+    serviceHandlers[operationId] = async (request, reply) => {
+      const context = contexts.get(request);
+      const result = await handler({
+        query: request.query,
+        params: request.params,
+        body: request.body,
+        caller: context?.key ? { kind: "key", key: context.key } : undefined,
+        apiKey: context?.key,
+        requestId: context?.requestId,
+        reply: (status: number, body: unknown, extra?: Record<string, string>) => ({
+          status,
+          body,
+          headers: extra,
+        }),
+      });
+      reply.code(result.status);
+      if (result.headers) reply.headers(result.headers);
+      return result.body;
+    };
+  }
+
+  await app.register(openapiGlue, {
+    specification: loaded.spec as unknown as object,
+    serviceHandlers,
+    securityHandlers,
+    prefix: contract.basePath,
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  // A key of the contract's plan with custom limits, as the shipped variant issues.
+  const plan = contract.rateLimit.planNames.find((name) => contract.rateLimit.plans[name]?.custom);
+  if (plan === undefined) throw new Error("the contract has no plan with custom limits");
+  const { key } = await issueApiKey(store, contract.rateLimit, {
+    plan,
+    name: "bench",
+    perMinute: UNREACHABLE_LIMIT,
+    perDay: UNREACHABLE_LIMIT,
+  });
+  return {
+    url: `http://${config.host}:${port}`,
+    key,
+    close: async () => {
+      await app.close();
+      await Promise.allSettled([store.close(), limiter.close()]);
+      logger.flush();
+    },
+  };
+}

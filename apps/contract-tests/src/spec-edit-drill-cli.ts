@@ -1,0 +1,102 @@
+/**
+ * `pnpm drill:spec-edits [kind ...] [--keep]`: for each kind of everyday spec edit
+ * (spec-edit-kinds.ts), a scratch copy of the repository as committed (`git archive HEAD`, a
+ * clean clone), `pnpm install --offline`, the edit of openapi/openapi.yaml, the commands the edit
+ * needs, `pnpm generate`, then the whole `pnpm test --continue` with the environment's services.
+ * A kind passes when every task passes, or, for an edit that departs from the interface document,
+ * when the only failing test file is openapi/test/interface-document.test.ts. Slow (the full
+ * suite per kind), so on demand and not part of `pnpm test`; the in-suite check is
+ * apps/contract-tests/test/spec-edit-drill.test.ts.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { EDIT_KINDS, type EditKind } from "./spec-edit-kinds.js";
+
+const repo = new URL("../../..", import.meta.url).pathname;
+const args = process.argv.slice(2);
+const keep = args.includes("--keep");
+const wanted = args.filter((arg) => !arg.startsWith("--"));
+const unknown = wanted.filter((name) => !EDIT_KINDS.some((kind) => kind.name === name));
+if (unknown.length > 0) {
+  console.error(
+    `unknown edit kind ${unknown.join(", ")}; kinds: ${EDIT_KINDS.map((k) => k.name).join(", ")}`,
+  );
+  process.exit(2);
+}
+const kinds = wanted.length === 0 ? EDIT_KINDS : EDIT_KINDS.filter((k) => wanted.includes(k.name));
+
+/** Runs `command` in `cwd`, appending its output to `log`; resolves with its exit code. */
+function run(command: string[], cwd: string, log: string, shell = false): Promise<number> {
+  return new Promise((resolve) => {
+    const [file, ...rest] = command as [string, ...string[]];
+    const child = spawn(file, rest, {
+      cwd,
+      shell,
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on("data", (chunk: Buffer) => chunks.push(chunk));
+    child.on("close", (code) => {
+      writeFileSync(log, `\n$ ${command.join(" ")}\n${Buffer.concat(chunks).toString()}`, {
+        flag: "a",
+      });
+      resolve(code ?? 1);
+    });
+  });
+}
+
+/** The test files vitest reports failing, and the turbo tasks that failed, from the log. */
+export function failures(log: string): { files: string[]; tasks: string[] } {
+  const files = new Set<string>();
+  for (const match of log.matchAll(/FAIL\s+(\S+\.test\.tsx?)/g)) files.add(match[1] as string);
+  const tasks = new Set<string>();
+  for (const match of log.matchAll(/(@animal-store\/[\w-]+)#([\w:-]+)/g)) {
+    if (/Failed:|ERROR/.test(log.slice(Math.max(0, (match.index ?? 0) - 60), match.index))) {
+      tasks.add(`${match[1]}#${match[2]}`);
+    }
+  }
+  return { files: [...files], tasks: [...tasks] };
+}
+
+async function drill(kind: EditKind): Promise<boolean> {
+  const scratch = mkdtempSync(join(tmpdir(), `drill-${kind.name}-`));
+  const log = join(scratch, "drill.log");
+  const started = Date.now();
+  console.log(`\n== ${kind.name}: ${kind.summary}\n   scratch ${scratch}`);
+  const step = async (command: string[], shell = false) => {
+    const code = await run(command, scratch, log, shell);
+    if (code !== 0) console.log(`   ${command.join(" ")} exited ${code} (see ${log})`);
+    return code;
+  };
+  let ok =
+    (await step([`git -C ${repo} archive HEAD | tar -x -C ${scratch}`], true)) === 0 &&
+    (await step(["pnpm", "install", "--frozen-lockfile", "--offline"])) === 0;
+  if (ok) {
+    const specFile = join(scratch, "openapi/openapi.yaml");
+    writeFileSync(specFile, kind.edit(readFileSync(specFile, "utf8")));
+    for (const command of kind.commands ?? []) ok = ok && (await step(command)) === 0;
+    ok = ok && (await step(["pnpm", "generate"])) === 0;
+  }
+  const tested = ok ? await step(["pnpm", "test", "--continue"]) : 1;
+  const { files, tasks } = failures(readFileSync(log, "utf8"));
+  const onlyDocument =
+    kind.departsFromDocument &&
+    files.length > 0 &&
+    files.every((file) => file.endsWith("interface-document.test.ts"));
+  const passed = ok && (tested === 0 || onlyDocument);
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  console.log(
+    `   ${passed ? "PASS" : "FAIL"} in ${minutes} min${tested === 0 ? "" : `: failing ${files.join(", ") || "(no test file)"}; tasks ${tasks.join(", ") || "?"}`}${onlyDocument ? " (the interface document's test only, as it should)" : ""}`,
+  );
+  if (passed && !keep) rmSync(scratch, { recursive: true, force: true });
+  return passed;
+}
+
+let failed = 0;
+for (const kind of kinds) if (!(await drill(kind))) failed++;
+console.log(`\n${kinds.length - failed} of ${kinds.length} edit kinds passed`);
+process.exit(failed === 0 ? 0 : 1);
