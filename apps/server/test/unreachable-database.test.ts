@@ -5,6 +5,7 @@
  */
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { contract } from "./support/contract.js";
 import { kill, type ServerProcess, spawnServer } from "./support/server-process.js";
 
 /** A loopback port nothing listens on (bound and released at once). */
@@ -36,7 +37,7 @@ describe("PostgreSQL unreachable at start", () => {
         const ready = await fetch(`${server.url}/readyz`);
         expect(ready.status).toBe(503);
       }
-      const list = await fetch(`${server.url}/v1/pets`, {
+      const list = await fetch(`${server.url}${contract.basePath}/pets`, {
         headers: { authorization: `Bearer ask_${"a".repeat(43)}` },
       });
       expect([401, 503]).toContain(list.status);
