@@ -297,14 +297,6 @@ const FAULTS = [
     "by content",
   ],
   [
-    "the byte order mark kept on the fast body path",
-    "../../packages/openapi-engine/src/request-body/json-body.ts",
-    "    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);\n",
-    "",
-    "test/bad-input.test.ts",
-    "byte order mark",
-  ],
-  [
     "readiness logged on every failed probe, not once per change",
     "../../packages/openapi-engine/src/ops-routes/readiness.ts",
     "          if (before !== true) {",

@@ -5,6 +5,7 @@
  * enforced before the body is read. Every answer is in the Error shape with the rate-limit
  * headers and a request id. Each describe names the planted fault it was seen to fail on.
  */
+import { pagedList } from "@animal-store/test-support/spec-values";
 import { describe, expect, it } from "vitest";
 import { contract } from "./support/contract.js";
 import {
@@ -46,7 +47,7 @@ describe("HTTP/1.0 with Transfer-Encoding (planted fault: the framing check remo
     );
     const answer = expectErrorShape(answers, 400, "malformed_request");
     expect(answer.headers.connection).toBe("close");
-    const listed = await fetch(suite.api("/pets?limit=100"), {
+    const listed = await fetch(suite.api(`/pets?limit=${pagedList().max}`), {
       headers: { authorization: `Bearer ${suite.key}` },
     });
     expect(JSON.stringify(await listed.json())).not.toContain(name);

@@ -115,6 +115,7 @@ export async function startEngine<S extends EngineStore>(
   let metricsServer: Server | null = null;
   let readiness: ReadinessMonitor | undefined;
   try {
+    await application.checkStorage?.(store, contract.spec);
     await options.beforeListen?.({ store, contract, config });
     limiter = await createRateLimiter(
       config.rateLimit,

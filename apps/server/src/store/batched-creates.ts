@@ -113,6 +113,6 @@ export class BatchedCreates {
       for (const { reject } of batch) reject(err);
       return;
     }
-    batch.forEach(({ resolve }, i) => resolve(stored[i] as Pet));
+    for (const [i, { resolve }] of batch.entries()) resolve(stored[i] as Pet);
   }
 }

@@ -49,53 +49,6 @@ function parseJson(body: Buffer): { value: unknown } | EngineError {
 }
 
 /** Parses the JSON body of operations that declare one, up to `limitBytes`. */
-// The content types the fast path reads as they are; any other charset goes to body-parser.
-const PLAIN_JSON = /^application\/json(?:\s*;\s*charset="?utf-8"?)?\s*$/i;
-
-/**
- * The usual body read without body-parser: a declared length within the limit, no transfer or
- * content coding, UTF-8 JSON. Gives what body-parser gives (a byte order mark skipped, an empty
- * body read as {}, its errors as the contract's); every other request takes body-parser.
- */
-function readPlainJson(req: Request, length: number, done: (err?: unknown) => void): void {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  const cleanup = () => {
-    req.off("data", onData);
-    req.off("end", onEnd);
-    req.off("aborted", onAborted);
-    req.off("error", onAborted);
-  };
-  function onData(chunk: Buffer) {
-    chunks.push(chunk);
-    received += chunk.length;
-  }
-  function onAborted() {
-    cleanup();
-    done(engineErrors.validationFailed("request aborted"));
-  }
-  function onEnd() {
-    cleanup();
-    if (received !== length) {
-      done(engineErrors.validationFailed("request size did not match content length"));
-      return;
-    }
-    let text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)).toString();
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    try {
-      req.body = text.length === 0 ? {} : JSON.parse(text);
-    } catch {
-      done(engineErrors.malformedJson());
-      return;
-    }
-    done();
-  }
-  req.on("data", onData);
-  req.on("end", onEnd);
-  req.on("aborted", onAborted);
-  req.on("error", onAborted);
-}
-
 export function jsonRequestBody(limitBytes: number) {
   return step<BodyNeeds>(function jsonRequestBody(req, res, next) {
     if (res.locals.operation.requestBody === undefined) {
@@ -104,17 +57,6 @@ export function jsonRequestBody(limitBytes: number) {
     }
     if (!hasBody(req)) {
       next(engineErrors.bodyRequired());
-      return;
-    }
-    const { headers } = req;
-    const length = Number(headers["content-length"]);
-    if (
-      headers["transfer-encoding"] === undefined &&
-      headers["content-encoding"] === undefined &&
-      length <= limitBytes &&
-      PLAIN_JSON.test(headers["content-type"] ?? "")
-    ) {
-      readPlainJson(req, length, next);
       return;
     }
     if (req.is("application/json") !== "application/json") {
