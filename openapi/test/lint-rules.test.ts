@@ -28,6 +28,15 @@ const missing: [status: string, operationId: string, op: (spec: Json) => Json][]
 
 const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
   [
+    "spec-facts/stored-strings",
+    "an optional string added to NewPet without a pattern refusing U+0000",
+    (s) => {
+      for (const schema of ["NewPet", "Pet"]) {
+        s.components.schemas[schema].properties.color = { type: "string", maxLength: 30 };
+      }
+    },
+  ],
+  [
     "rule/response-declares-rate-limit-headers",
     "a 200 without X-RateLimit-Remaining",
     (s) => {

@@ -60,7 +60,7 @@ export async function runPagingBench(options: PagingBenchOptions): Promise<Pagin
       const path = join(options.scratchDir, `paging-${pets}.db`);
       const seeding = performance.now();
       await seededDatabase(path, pets, list.values);
-      const env = { PORT: "0", HOST: "127.0.0.1", PATH: process.env.PATH ?? "" };
+      const env = { PORT: "0", METRICS_PORT: "0", HOST: "127.0.0.1", PATH: process.env.PATH ?? "" };
       const database = { ...env, DATABASE_URL: `file:${path}` };
       const variant = await startVariant("ours-sqlite", database, `${list.path}?${list.pageSize}`);
       running.set(pets, variant);

@@ -74,6 +74,7 @@ export function renderMarkdown(r: BenchResults): string {
     "",
     section("Server throughput and latency", r.server, (variants) => {
       const compared = variants.some((v) => v.id === "ours-before");
+      const metricsOff = variants.some((v) => v.id === "ours-no-metrics");
       const fastify = variants.some((v) => v.id === "fastify-glue");
       // CPU per request first: the figure other work on a shared machine disturbs least.
       const rows = variants.flatMap((v) =>
@@ -90,6 +91,7 @@ export function renderMarkdown(r: BenchResults): string {
           times(f.vsRaw),
           ...(fastify ? [times(f.vsFastify)] : []),
           ...(compared ? [times(f.vsBefore)] : []),
+          ...(metricsOff ? [times(f.cpuVsNoMetrics)] : []),
           f.errors === 0 ? "0" : `**${f.errors}**`,
         ]),
       );
@@ -113,7 +115,15 @@ export function renderMarkdown(r: BenchResults): string {
         int(v.rssAfterMb),
       ]);
       return [
-        table([...head, ...(compared ? ["req/s vs before"] : []), "errors"], rows),
+        table(
+          [
+            ...head,
+            ...(compared ? ["req/s vs before"] : []),
+            ...(metricsOff ? ["CPU/req vs metrics off"] : []),
+            "errors",
+          ],
+          rows,
+        ),
         "",
         table(
           ["variant", "start to ready (ms)", "first request (ms)", "RSS after run (MB)"],

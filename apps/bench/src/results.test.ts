@@ -18,6 +18,7 @@ const scenario = (reqPerSec: number, vsExpress: number, p99Ms: number): Scenario
   cpuVsFastify: 0.9,
   vsSqlite: Number.NaN,
   vsBefore: Number.NaN,
+  cpuVsNoMetrics: 1.01,
 });
 
 const ours: VariantFigures = {
@@ -113,8 +114,9 @@ describe("evaluateTargets", () => {
     const dev = targets.find((t) => t.label.startsWith("spec edit"));
     expect(dev).toMatchObject({ met: null, actual: "not measured" });
     const noServer = evaluateTargets({ ...base, server: { ok: false, reason: "x" } });
-    // The server's six and issue 26's eight, and the two sections the base leaves out.
-    expect(noServer.filter((t) => t.met === null)).toHaveLength(16);
+    // The server's six, issue 26's eight, metrics' cost (issue 25), and the two sections the
+    // base leaves out.
+    expect(noServer.filter((t) => t.met === null)).toHaveLength(17);
     const noPaging = evaluateTargets({ ...base, paging: { ok: false, reason: "x" } });
     const pagingTargets = noPaging.filter((t) => /^(page 50|a list on)/.test(t.label));
     expect(pagingTargets.map((t) => t.met)).toEqual([null, null]);

@@ -78,7 +78,22 @@ export function evaluateTargets(results: Omit<BenchResults, "targets">): Target[
   const stateful = results.mock.ok
     ? results.mock.value.modes.find((m) => m.id === "stateful")
     : undefined;
+  // Metrics on (as shipped) against METRICS_PORT=0: the worst scenario's CPU per request.
+  const metricsCost = s
+    ? Math.max(
+        ...Object.values(s)
+          .map((f) => f.cpuVsNoMetrics)
+          .filter(Number.isFinite),
+      )
+    : undefined;
   return [
+    target(
+      "CPU per request, metrics on vs off (worst scenario)",
+      "<= 1.03x",
+      metricsCost,
+      "x",
+      (v) => v <= 1.03,
+    ),
     target("GET limit=20 vs bare Express", ">= 1.00x", s?.list20?.vsExpress, "x", (v) => v >= 1),
     target("GET limit=100 vs bare Express", ">= 1.00x", s?.list100?.vsExpress, "x", (v) => v >= 1),
     target("POST create vs bare Express", ">= 0.85x", s?.create?.vsExpress, "x", (v) => v >= 0.85),

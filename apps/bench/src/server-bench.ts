@@ -87,6 +87,8 @@ export interface ScenarioFigures {
   vsSqlite: number;
   /** Against the `--compare` snapshot of an earlier build (NaN without one). */
   vsBefore: number;
+  /** CPU per request against the shipped server with METRICS_PORT=0, paired by round. */
+  cpuVsNoMetrics: number;
 }
 
 /** Everything measured about one variant. */
@@ -225,6 +227,7 @@ export function summarise(figures: VariantFigures[], results: Map<string, RoundR
         cpuVsFastify: paired(rounds, roundsOf("fastify-glue", scenario.id), "cpuUsPerRequest"),
         vsSqlite: paired(rounds, roundsOf("ours-sqlite", scenario.id), "reqPerSec"),
         vsBefore: paired(rounds, roundsOf("ours-before", scenario.id), "reqPerSec"),
+        cpuVsNoMetrics: paired(rounds, roundsOf("ours-no-metrics", scenario.id), "cpuUsPerRequest"),
       };
     }
   }

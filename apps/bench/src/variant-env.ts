@@ -2,6 +2,9 @@
  * The environment of each server variant: its own SQLite file in the scratch directory, or for (d) a
  * fresh PostgreSQL schema and a unique Redis key prefix, both removed when the run ends.
  */
+
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import pg from "pg";
@@ -10,6 +13,14 @@ import type { VariantSpec } from "./server-bench.js";
 /** Where PostgreSQL and Redis are (the test services of this repo; override with the same variables). */
 const PG_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 async function postgresReachable(url: string): Promise<string | null> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
@@ -75,7 +86,17 @@ export async function createVariantSpecs(
     DATABASE_URL: `file:${join(scratchDir, `${name}.db`)}`,
   });
   const specs: VariantSpec[] = [
-    { id: "ours-sqlite", label: "(a) ours, SQLite, as shipped", env: sqlite("ours") },
+    // As shipped: metrics on, on a listener of its own (a free port here, 9464 by default).
+    {
+      id: "ours-sqlite",
+      label: "(a) ours, SQLite, as shipped",
+      env: { ...sqlite("ours"), METRICS_PORT: String(await freePort()) },
+    },
+    {
+      id: "ours-no-metrics",
+      label: "(a1) ours, SQLite, METRICS_PORT=0",
+      env: { ...sqlite("no-metrics"), METRICS_PORT: "0" },
+    },
     { id: "bare-express", label: "(b) bare Express 5", env: sqlite("express") },
     { id: "raw-http", label: "(c) raw node:http", env: sqlite("raw") },
     {
@@ -101,6 +122,7 @@ export async function createVariantSpecs(
       DATABASE_SCHEMA: unique,
       REDIS_URL,
       RATE_LIMIT_REDIS_PREFIX: prefix,
+      METRICS_PORT: String(await freePort()),
     },
   });
   return {

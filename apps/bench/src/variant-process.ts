@@ -12,6 +12,7 @@ import { spawnTracked, stopTracked } from "./processes.js";
 /** The server variants the bench compares. */
 export type VariantId =
   | "ours-sqlite"
+  | "ours-no-metrics"
   | "bare-express"
   | "raw-http"
   | "fastify-glue"

@@ -12,6 +12,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { failures } from "./drill-log.js";
 import { EDIT_KINDS, type EditKind } from "./spec-edit-kinds.js";
 
 const repo = new URL("../../..", import.meta.url).pathname;
@@ -34,7 +35,14 @@ function run(command: string[], cwd: string, log: string, shell = false): Promis
     const child = spawn(file, rest, {
       cwd,
       shell,
-      env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", FORCE_COLOR: "0" },
+      env: {
+        ...process.env,
+        TURBO_TELEMETRY_DISABLED: "1",
+        FORCE_COLOR: "0",
+        NO_COLOR: "1",
+        // The in-suite drills edit the committed spec; in an edited copy they skip.
+        SPEC_EDIT_DRILL: "1",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const chunks: Buffer[] = [];
@@ -47,19 +55,6 @@ function run(command: string[], cwd: string, log: string, shell = false): Promis
       resolve(code ?? 1);
     });
   });
-}
-
-/** The test files vitest reports failing, and the turbo tasks that failed, from the log. */
-export function failures(log: string): { files: string[]; tasks: string[] } {
-  const files = new Set<string>();
-  for (const match of log.matchAll(/FAIL\s+(\S+\.test\.tsx?)/g)) files.add(match[1] as string);
-  const tasks = new Set<string>();
-  for (const match of log.matchAll(/(@animal-store\/[\w-]+)#([\w:-]+)/g)) {
-    if (/Failed:|ERROR/.test(log.slice(Math.max(0, (match.index ?? 0) - 60), match.index))) {
-      tasks.add(`${match[1]}#${match[2]}`);
-    }
-  }
-  return { files: [...files], tasks: [...tasks] };
 }
 
 async function drill(kind: EditKind): Promise<boolean> {

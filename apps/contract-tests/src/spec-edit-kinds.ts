@@ -128,6 +128,6 @@ export const EDIT_KINDS: EditKind[] = [
         }),
       ),
     ),
-    commands: [["pnpm", "migration", "add-property", "Pet", "color"]],
+    commands: [["pnpm", "migration", "add-property", "NewPet", "color"]],
   },
 ];

@@ -86,7 +86,9 @@ const listPath = findOperation(parse(source), "listPets").path;
 const sunsetOf = (operationId: string) =>
   new Date(`${findOperation(parse(source), operationId).op["x-sunset"]}T00:00:00Z`);
 
-describe("the spec-edit drill", () => {
+// Under `pnpm drill:spec-edits` the spec is already edited: these edits of the committed spec do
+// not apply to it (the drill itself is what runs there).
+describe.skipIf(process.env.SPEC_EDIT_DRILL !== undefined)("the spec-edit drill", () => {
   it.concurrent.each([
     ["ahead: 200 with Deprecation, Sunset and Link", "2026-06-01", "2031-06-01", 200],
     ["passed: 410 gone, with the headers", "2024-01-01", "2025-06-01", 410],

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { readSpec, specOperations } from "@animal-store/openapi";
 import { afterAll, describe, expect, it } from "vitest";
 import { bundledContractPath } from "../src/contract-paths.js";
+import { failures } from "../src/drill-log.js";
 import { runRedocly } from "../src/redocly-cli.js";
 import { EDIT_KINDS } from "../src/spec-edit-kinds.js";
 
@@ -16,7 +17,8 @@ const source = readFileSync(join(specDir, "openapi.yaml"), "utf8");
 const scratch = mkdtempSync(join(tmpdir(), "spec-edit-kinds-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe("the drill's spec edits", () => {
+// Under `pnpm drill:spec-edits` the spec already carries one of these edits.
+describe.skipIf(process.env.SPEC_EDIT_DRILL !== undefined)("the drill's spec edits", () => {
   it.concurrent.each(EDIT_KINDS.map((kind) => [kind.name, kind] as const))(
     "%s: applies to openapi.yaml, lints and bundles clean",
     async (name, kind) => {
@@ -33,4 +35,23 @@ describe("the drill's spec edits", () => {
       expect(specOperations(readSpec(bundle).spec).length).toBeGreaterThan(0);
     },
   );
+});
+
+describe("the drill's reading of a pnpm test log", () => {
+  it("names the failing test files and turbo tasks, colours or not", () => {
+    const log = [
+      "@animal-store/openapi:test: \u001b[41m\u001b[1m FAIL \u001b[22m\u001b[49m test/interface-document.test.ts > pins",
+      "@animal-store/server:test:  FAIL  test/paging.test.ts > following next",
+      " Failed:    @animal-store/openapi#test, @animal-store/dev-loop#test, @animal-store/contract-tests#test, @animal-store/server#test",
+    ].join("\n");
+    expect(failures(log)).toEqual({
+      files: ["test/interface-document.test.ts", "test/paging.test.ts"],
+      tasks: [
+        "@animal-store/openapi#test",
+        "@animal-store/dev-loop#test",
+        "@animal-store/contract-tests#test",
+        "@animal-store/server#test",
+      ],
+    });
+  });
 });

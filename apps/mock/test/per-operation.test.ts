@@ -3,7 +3,6 @@
 // another operation's; and `Prefer: code=429` takes every operation down its 429 path, with the
 // declared Retry-After. Operations and statuses are read from the spec.
 import {
-  component,
   first,
   headerExample,
   requestExamples,
@@ -15,18 +14,29 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LaunchedMock, launchMock } from "./launch.js";
 
-const operations = specOperations.map(({ path, method, operationId, requestBody, statuses }) => ({
-  path,
-  method: method.toLowerCase(),
-  operationId,
-  statuses,
-  takesBody: requestBody !== undefined,
-}));
+const operations = specOperations.map(
+  ({ path, method, operationId, requestBody, statuses, parameters }) => ({
+    path,
+    method: method.toLowerCase(),
+    operationId,
+    statuses,
+    takesBody: requestBody !== undefined,
+    // A query parameter with a maximum: one above it is a request the spec refuses.
+    bounded: parameters.flatMap((p) => {
+      const maximum = p.in === "query" ? resolve(p.schema).maximum : undefined;
+      return typeof maximum === "number" ? [{ name: String(p.name), maximum }] : [];
+    })[0],
+  }),
+);
 const takesBody = (path: string, method: string) =>
   operations.some((o) => o.path === path && o.method === method && o.takesBody);
-const limitMax = Number(resolve(component("parameters", "Limit").schema).maximum);
 
-/** A request the spec refuses, per operation: a parameter out of range, or an empty body. */
+/**
+ * A request the spec refuses, per operation: an empty body, a path parameter that is no number,
+ * or a query parameter above its maximum. An operation without any of them (no body, no
+ * parameter) has nothing Prism could refuse (it answers 200 to an unknown query parameter, where
+ * the server answers 400), so its 400 is asked for with `Prefer: code=400`.
+ */
 function invalidRequest(path: string, method: string): { url: string; init: RequestInit } {
   const headers = { Authorization: "Bearer k", "Content-Type": "application/json" };
   if (takesBody(path, method)) {
@@ -35,7 +45,9 @@ function invalidRequest(path: string, method: string): { url: string; init: Requ
   }
   if (path.includes("{"))
     return { url: path.replace(/\{\w+\}/, "not-a-number"), init: { headers } };
-  return { url: `${path}?limit=${limitMax + 1}`, init: { headers } };
+  const bounded = operations.find((o) => o.path === path && o.method === method)?.bounded;
+  if (bounded) return { url: `${path}?${bounded.name}=${bounded.maximum + 1}`, init: { headers } };
+  return { url: path, init: { headers: { ...headers, Prefer: "code=400" } } };
 }
 
 describe("pnpm mock: errors per operation", () => {

@@ -52,16 +52,19 @@ export async function waitForHttp(url: string, timeoutMs: number, child?: ChildP
 /** Spawns the server with `env` (merged over a minimal base) and waits until it answers. */
 export async function spawnServer(
   env: Record<string, string>,
-  opts: { readyTimeoutMs?: number } = {},
+  opts: { readyTimeoutMs?: number; entry?: string; cwd?: string } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [SERVER_MAIN], {
+  const child = spawn(process.execPath, [opts.entry ?? SERVER_MAIN], {
+    cwd: opts.cwd,
     env: {
       PATH: process.env.PATH ?? "",
       NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: String(port),
       LOG_LEVEL: "warn",
+      // Several instances on one host: no metrics listener unless a suite asks for one.
+      METRICS_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -94,10 +97,18 @@ export async function spawnServer(
 /** Creates an API key with the server's CLI against `env`'s store; resolves to the plaintext key. */
 export function createKeyWithCli(
   env: Record<string, string>,
-  opts: { plan: string; name: string; perMinute?: number; perDay?: number },
+  opts: { plan: string; name: string; perMinute?: number; perDay?: number; cli?: string },
 ): Promise<string> {
   // Scratch databases: the suites may create the key before any server has created the file.
-  const args = [KEYS_CLI, "create", "--create-database", "--plan", opts.plan, "--name", opts.name];
+  const args = [
+    opts.cli ?? KEYS_CLI,
+    "create",
+    "--create-database",
+    "--plan",
+    opts.plan,
+    "--name",
+    opts.name,
+  ];
   if (opts.perMinute !== undefined) args.push("--per-minute", String(opts.perMinute));
   if (opts.perDay !== undefined) args.push("--per-day", String(opts.perDay));
   return new Promise((resolve, reject) => {

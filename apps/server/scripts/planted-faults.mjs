@@ -296,6 +296,38 @@ const FAULTS = [
     "src/store/batched-creates.test.ts",
     "by content",
   ],
+  [
+    "readiness logged on every failed probe, not once per change",
+    "../../packages/openapi-engine/src/ops-routes/readiness.ts",
+    "          if (before !== true) {",
+    "          if (before !== undefined || !nowFailed) {",
+    "test/unreachable-database.test.ts",
+    "production",
+  ],
+  [
+    "readiness failure logged without its cause",
+    "../../packages/openapi-engine/src/ops-routes/readiness.ts",
+    "      current = current.cause;",
+    "      current = undefined;",
+    "test/unreachable-database.test.ts",
+    "production",
+  ],
+  [
+    "the request's span not named after its operation",
+    "../../packages/openapi-engine/src/api-app.ts",
+    "(tracing ? routed.use(traceOperation(tracing, contract.basePath)) : routed)",
+    "(routed)",
+    "test/tracing.test.ts",
+    "one trace",
+  ],
+  [
+    "the rate-limit decision not in a span",
+    "../../packages/openapi-engine/src/rate-limit/middleware.ts",
+    "const decided = tracing ? tracing.rateLimit(subject, consume) : consume();",
+    "const decided = consume();",
+    "test/tracing.test.ts",
+    "one trace",
+  ],
 ];
 
 const engine = fileURLToPath(new URL("../../../packages/openapi-engine/", import.meta.url));

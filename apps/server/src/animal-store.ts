@@ -15,6 +15,7 @@ import { animalStoreNames } from "./app-config.js";
 import { createHandlers } from "./handlers/index.js";
 import { openStore, type Store } from "./store/index.js";
 import { openSqliteStore } from "./store/sqlite.js";
+import { checkStorage } from "./store/storage-check.js";
 
 /** The Animal Store as an application of the engine. */
 export const animalStore: Application<Store> = {
@@ -26,6 +27,7 @@ export const animalStore: Application<Store> = {
   // An in-memory SQLite database with the same schema: warm-up writes go there and vanish.
   openScratchStore: () => openSqliteStore(":memory:"),
   handlers: createHandlers,
+  checkStorage,
 };
 
 export { configFrom } from "./app-config.js";

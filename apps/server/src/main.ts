@@ -9,6 +9,7 @@ import {
   ConfigError,
   type Contract,
   issueApiKey,
+  StoreUnavailableError,
 } from "@animal-store/openapi-engine";
 import { type RunningServer, startServer } from "./animal-store.js";
 import type { Store } from "./store/index.js";
@@ -27,7 +28,19 @@ async function createDevelopmentKey(opened: {
   config: AppConfig;
 }): Promise<DevelopmentKey | null> {
   const { store, contract, config } = opened;
-  if (config.nodeEnv !== "development" || (await store.countApiKeys()) > 0) return null;
+  if (config.nodeEnv !== "development") return null;
+  let keys: number;
+  try {
+    keys = await store.countApiKeys();
+  } catch (err) {
+    if (!(err instanceof StoreUnavailableError)) throw err;
+    // The server still starts (503 until the database answers, as in production); the key waits.
+    process.stderr.write(
+      "animal-store: the database is not reachable yet, so no development key was created; the server starts and answers 503 until it is (the log says why); then create a key with `pnpm keys create`\n",
+    );
+    return null;
+  }
+  if (keys > 0) return null;
   const policy = contract.rateLimit;
   const plan = policy.anonymousPlan;
   return { key: (await issueApiKey(store, policy, { plan, name: "development" })).key, plan };

@@ -5,6 +5,7 @@
  * enforced before the body is read. Every answer is in the Error shape with the rate-limit
  * headers and a request id. Each describe names the planted fault it was seen to fail on.
  */
+import { pagedList } from "@animal-store/test-support/spec-values";
 import { describe, expect, it } from "vitest";
 import { contract } from "./support/contract.js";
 import {
@@ -46,7 +47,7 @@ describe("HTTP/1.0 with Transfer-Encoding (planted fault: the framing check remo
     );
     const answer = expectErrorShape(answers, 400, "malformed_request");
     expect(answer.headers.connection).toBe("close");
-    const listed = await fetch(suite.api("/pets?limit=100"), {
+    const listed = await fetch(suite.api(`/pets?limit=${pagedList().max}`), {
       headers: { authorization: `Bearer ${suite.key}` },
     });
     expect(JSON.stringify(await listed.json())).not.toContain(name);
@@ -69,6 +70,13 @@ describe("Host (planted fault: Host not checked, or Node's bare 400 for a missin
       `GET ${base}/pets HTTP/1.1\r\n${host}${auth()}Connection: close\r\n\r\n`,
     );
     expectErrorShape(answers, 400, "malformed_request");
+  });
+
+  it("pipelined behind a served request: answered after it, in order, and nothing after it", async () => {
+    const get = (host: string) => `GET ${base}/pets?limit=1 HTTP/1.1\r\n${host}${auth()}\r\n`;
+    const answers = await answersTo(get("Host: x\r\n") + get("") + get("Host: x\r\n"));
+    expect(answers.map((a) => a.status)).toEqual([200, 400]);
+    expect(JSON.parse(answers[1]?.body ?? "{}")).toMatchObject({ code: "malformed_request" });
   });
 
   it.each([["localhost:8080"], ["[::1]:8080"], ["api.animal-store.example"], ["127.0.0.1"]])(

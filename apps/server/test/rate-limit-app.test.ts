@@ -6,6 +6,7 @@
  */
 
 import { createMemoryRateLimiter } from "@animal-store/openapi-engine";
+import { rule } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RateLimitedApp, startRateLimitedApp } from "./rate-limit-app.js";
 import {
@@ -150,7 +151,7 @@ describe("X-RateLimit-* through the app", () => {
     expect((await app.call(key, "/pets")).status).toBe(200);
   });
 
-  it("limits callers without a valid key per client address on the anonymous plan, 401s included", async () => {
+  it("business rule: callers without a valid key are counted per client address on the anonymous plan, 401s included", async () => {
     app.now = T0 + 60 * 60_000;
     const reset = String(MINUTE_END + 60 * 60);
     const limit = anonymousLimits.perMinute;
@@ -165,7 +166,13 @@ describe("X-RateLimit-* through the app", () => {
     expect(limitHeaders(await anon("198.51.100.8"))[1]).toBe(String(limit - 1));
     for (let i = 0; i < limit - 2; i++) await anon("198.51.100.7");
     const limited = await anon("198.51.100.7");
-    expect(limited.status).toBe(429);
+    expect(
+      limited.status,
+      rule(
+        `callers without a key are refused after ${limit} requests a minute per address (the anonymous plan's limit)`,
+        ["info", "x-rate-limit-anonymous-plan"],
+      ),
+    ).toBe(429);
     expect(limitHeaders(limited)).toEqual([
       String(limit),
       "0",

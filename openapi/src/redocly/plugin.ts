@@ -11,6 +11,7 @@ import { errorCodesRule } from "./error-codes-rule.js";
 import { planTableRule } from "./plan-table-rule.js";
 import { quotedValuesRule } from "./quoted-values-rule.js";
 import { serverStatusesRule } from "./server-statuses-rule.js";
+import { storedStringsRule } from "./stored-strings-rule.js";
 
 /** The plugin, as Redocly loads it (the default export). */
 export default function specFactsPlugin() {
@@ -23,6 +24,7 @@ export default function specFactsPlugin() {
         "plan-table": planTableRule,
         "error-codes": errorCodesRule,
         "quoted-values": quotedValuesRule,
+        "stored-strings": storedStringsRule,
       },
     },
     decorators: {

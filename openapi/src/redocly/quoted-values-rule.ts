@@ -120,10 +120,15 @@ function checkOwnBounds(facts: SpecReporter, holder: JsonObject, path: SpecPath)
       if (stated === undefined || proseNumber(String(said)) === stated) continue;
       facts.report(
         [...path, "description"],
-        `"${match[0]}" (${facts.at([...path, "description"])}) is not its schema's ${keyword}, ${String(stated)} (${facts.at([...schema.path, keyword])}).`,
+        `"${match[0]}" (${facts.atText([...path, "description"], lineOf(text, match.index))}) is not its schema's ${keyword}, ${String(stated)} (${facts.at([...schema.path, keyword])}).`,
       );
     }
   }
+}
+
+/** The index of the line of `text` that holds `offset`. */
+function lineOf(text: string, offset: number): number {
+  return text.slice(0, offset).split("\n").length - 1;
 }
 
 /** Every object with a description, anywhere in the document (not following `$ref`s). */

@@ -55,9 +55,11 @@ const FAULTS = [
     file: "apps/server/src/main.ts",
     text: "process.on(signal, () => shutdown(signal));",
     replacement: "process.once(signal, () => shutdown(signal));",
-    pkg: "packages/dev-loop",
-    test: "test/drill-signals.test.ts",
-    name: "pnpm start on SIGINT",
+    // The drill's Ctrl-C may deliver both SIGINTs as one (signals coalesce): this test sends the
+    // second while a request is still draining.
+    pkg: "apps/server",
+    test: "test/server-process.test.ts",
+    name: "again while draining",
     build: ["apps/server"],
   },
   {
@@ -81,8 +83,8 @@ const FAULTS = [
   {
     what: "the dev loop exits on a signal without stopping its services",
     file: "packages/dev-loop/src/main.mjs",
-    text: "started.then((loop) => loop.stop()).then(",
-    replacement: "Promise.resolve().then(",
+    text: "    started\n      .then((loop) => loop.stop())\n",
+    replacement: "    Promise.resolve()\n",
     pkg: "packages/dev-loop",
     test: "test/drill-signals.test.ts",
     name: "pnpm dev on SIGTERM",

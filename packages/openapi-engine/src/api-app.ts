@@ -16,8 +16,11 @@ import { type Contract, compileContract } from "./contract/contract.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { Lifecycle } from "./lifecycle/lifecycle.js";
+import type { EngineMetrics } from "./metrics/engine-metrics.js";
+import { measureRequests } from "./metrics/measure.js";
 import { type CompiledOperation, compileOperations, withHandlers } from "./operations.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
+import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
 import { jsonRequestBody } from "./request-body/json-body.js";
 import { type RequestLocals, requestContext } from "./request-context/request-context.js";
@@ -28,6 +31,8 @@ import { type Preflight, type Routed, router, type Unmatched } from "./routing/r
 import { buildRouteTable } from "./routing/table.js";
 import type { ApiKeyStore } from "./storage/api-key-store.js";
 import type { StoreLifecycle } from "./storage/lifecycle.js";
+import { requestTracing } from "./tracing/hooks.js";
+import { traceOperation } from "./tracing/trace-operation.js";
 import { validateRequest } from "./validation/validate.js";
 
 /** What the rate limiter offers the app beyond counting: readiness and shutdown. */
@@ -52,6 +57,15 @@ export interface ApiAppDeps {
   keyLookup?: KeyLookup | undefined;
   /** The application's own ops routes, outside the base path (see ops-routes.ts). */
   opsRoutes?: readonly OpsRoute[] | undefined;
+  /** Where requests are counted for /metrics; none: nothing is counted (metrics off). */
+  metrics?: EngineMetrics | undefined;
+  /** The probes /readyz runs (start.ts shares them with its own checks); default built here. */
+  readiness?: ReadinessMonitor | undefined;
+}
+
+/** What /readyz probes: the store (as "database") and the rate limiter. */
+export function readinessProbes(deps: { keyStore: LimiterLike; limiter: LimiterLike }) {
+  return { database: deps.keyStore, "rate-limit store": deps.limiter };
 }
 
 /** Assembles the API app: the contract's operations under its base path, ops routes at the root. */
@@ -63,6 +77,10 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy > 0 ? config.trustProxy : false);
+  const { metrics } = deps;
+  // Read once: with tracing off no tracing step is added and the limiter is not wrapped.
+  const tracing = requestTracing();
+  if (metrics) app.use(measureRequests(metrics, contract.basePath));
 
   // Every request, ops routes included.
   app.use(
@@ -86,7 +104,17 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     ),
   );
   const counting = (counted: (req: express.Request) => boolean) =>
-    rateLimit({ limiter: deps.limiter, clock, limitsFor: limits, counted });
+    rateLimit({
+      limiter: deps.limiter,
+      clock,
+      limitsFor: limits,
+      counted,
+      tracing,
+      onRefused:
+        metrics &&
+        ((caller, code) =>
+          metrics.refused(caller.kind === "key" ? caller.key.plan : undefined, code)),
+    });
   const count = counting(() => true);
   const { realm } = contract;
   const checked = config.validateResponses;
@@ -94,7 +122,8 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // A request of an operation. Deprecation headers first, so every answer of a deprecated
   // operation (401 and 429 included) carries them; rate limiting before the credential check,
   // so 401s are counted and carry X-RateLimit-* too.
-  const operation = Lifecycle.after<RequestLocals & Routed<CompiledOperation>>()
+  const routed = Lifecycle.after<RequestLocals & Routed<CompiledOperation>>();
+  const operation = (tracing ? routed.use(traceOperation(tracing, contract.basePath)) : routed)
     .use(deprecationHeaders)
     .use(identify)
     .use(count)
@@ -137,7 +166,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   app.use(
     opsRoutes({
       specText: contract.text,
-      probes: { database: deps.keyStore, "rate-limit store": deps.limiter },
+      readiness: deps.readiness ?? readinessMonitor(readinessProbes(deps), logger),
       degradable: ["rate-limit store"],
       docsHtmlPath: config.docsHtmlPath,
       docsBuildHint: config.docsBuildHint,
@@ -145,7 +174,12 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     }),
   );
   app.use(notFound);
-  app.use(errorHandler(logger, { checked }));
+  app.use(
+    errorHandler(logger, {
+      checked,
+      onStoreUnavailable: metrics && (() => metrics.databaseErrors++),
+    }),
+  );
   return app;
 }
 

@@ -2,7 +2,7 @@
  * What an application gives the engine: its names (the engine names nothing of its own), the
  * contract it serves, how to open its store, and its handlers over a store.
  */
-import type { LoadedSpec } from "@animal-store/openapi";
+import type { LoadedSpec, OpenApiDocument } from "@animal-store/openapi";
 import type { ConfigDefaults, DatabaseConfig } from "./config.js";
 import type { Contract } from "./contract/contract.js";
 import type { HandlerSet } from "./operations.js";
@@ -29,4 +29,9 @@ export interface Application<S extends EngineStore> {
   openScratchStore(): Promise<S>;
   /** Its handler of each operation, by operationId, over `store`. */
   handlers(store: S, contract: Contract): HandlerSet;
+  /**
+   * Checks, once the store is open, that it can hold what the contract says is stored; rejects
+   * with a message naming what is missing and what to write (the server then does not start).
+   */
+  checkStorage?(store: S, spec: OpenApiDocument): Promise<void>;
 }

@@ -50,6 +50,17 @@ export interface AppConfig {
   docsBuildHint: string;
   /** Ban settings and where the counters live (REDIS_URL). */
   rateLimit: RateLimitConfig;
+  /** The metrics listener (METRICS_HOST, METRICS_PORT; port 0: none). */
+  metrics: MetricsConfig;
+}
+
+/** Where /metrics is served: a listener of its own, never the API's port. */
+export interface MetricsConfig {
+  host: string;
+  /** 0: no metrics at all (nothing counted). */
+  port: number;
+  /** METRICS_PORT was set, so a port in use stops start-up (the default port is skipped, logged). */
+  required: boolean;
 }
 
 /** What the application names where the environment says nothing (the engine names nothing). */
@@ -171,6 +182,14 @@ function connections(env: Env): AppConfig["connections"] {
   };
 }
 
+function metrics(env: Env): MetricsConfig {
+  const host = env.METRICS_HOST?.trim() || "127.0.0.1";
+  if (/\s/.test(host))
+    throw new ConfigError(`METRICS_HOST must be a host name or address (got "${host}")`);
+  const port = integer(env, "METRICS_PORT", 9464, 0, 65535);
+  return { host, port, required: Boolean(env.METRICS_PORT?.trim()) };
+}
+
 /** Parses and validates the environment; throws ConfigError naming the variable at fault. */
 export function loadConfig(env: Env, defaults: ConfigDefaults): AppConfig {
   const nodeEnv = oneOf(env, "NODE_ENV", NODE_ENVS, "development");
@@ -192,5 +211,6 @@ export function loadConfig(env: Env, defaults: ConfigDefaults): AppConfig {
     docsHtmlPath: env.DOCS_HTML_PATH?.trim() || defaults.docsHtmlPath,
     docsBuildHint: defaults.docsBuildHint,
     rateLimit: rateLimit(env, defaults.redisKeyPrefix),
+    metrics: metrics(env),
   };
 }

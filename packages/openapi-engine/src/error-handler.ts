@@ -28,7 +28,10 @@ function send(res: Response, error: EngineError): void {
  * development and tests), an error answer its operation does not document, or one without a
  * header the contract requires, becomes a logged 500.
  */
-export function errorHandler(logger: Logger, options: { checked: boolean }) {
+export function errorHandler(
+  logger: Logger,
+  options: { checked: boolean; onStoreUnavailable?: (() => void) | undefined },
+) {
   const logFailure = (req: Request, requestId: string, err: unknown) => {
     const e = err instanceof Error ? err : new Error(String(err));
     // Name, message and driver code only: no stack, no SQL, no request headers.
@@ -53,6 +56,7 @@ export function errorHandler(logger: Logger, options: { checked: boolean }) {
       if (error.status >= 500 && error.code !== "not_implemented") logFailure(req, requestId, err);
     } else {
       logFailure(req, requestId, err);
+      if (err instanceof StoreUnavailableError) options.onStoreUnavailable?.();
       error =
         err instanceof StoreUnavailableError
           ? engineErrors.serviceUnavailable()

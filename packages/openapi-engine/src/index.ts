@@ -49,10 +49,14 @@ export {
   createMemoryRateLimiter,
   createRateLimiter,
   createRedisRateLimiter,
+  type KeyUsage,
+  keyUsage,
   limitsFor,
   type PlanLimits,
   type RateLimitDecision,
   type RateLimiter,
+  type Usage,
+  type UsageScope,
 } from "./rate-limit/index.js";
 export { staticResponseHeaders } from "./response-headers/response-headers.js";
 export { type RunningServer, type StartOptions, startEngine } from "./start.js";

@@ -14,6 +14,8 @@ import type { RequestValidator } from "./validation/request-validation.js";
 
 /** One operation, compiled for serving. */
 export interface CompiledOperation extends ServedOperation {
+  /** Its place in the contract's operations (what per-operation counters are indexed by). */
+  index: number;
   /** Validates and coerces a request of it (validation/validate.ts runs it). */
   validateRequest: RequestValidator;
   /** Its documented answers: serializers, or header and body checks (responses/handle.ts). */
@@ -41,6 +43,7 @@ export async function compileOperations(
     if (validator === undefined) throw new Error(`no validator for ${operation.operationId}`);
     return {
       ...operation,
+      index: i,
       validateRequest: validator.validateRequest,
       answers: compileAnswers(
         contract.spec,

@@ -8,9 +8,10 @@
  * Anything that fails before listening closes what was opened and rejects with a message that
  * names the cause (a bad variable, a spec it cannot serve, a database it cannot open).
  */
+import type { Server } from "node:http";
 import { type LoadedSpec, type PlanLimits, readSpec } from "@animal-store/openapi";
 import type { Logger } from "pino";
-import { assembleApiApp } from "./api-app.js";
+import { assembleApiApp, readinessProbes } from "./api-app.js";
 import type { Application, EngineStore } from "./application.js";
 import { issueApiKey, type NewKeyOptions } from "./auth/api-keys.js";
 import type { KeyLookup } from "./auth/credentials.js";
@@ -18,10 +19,41 @@ import { type AppConfig, loadConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { baseUrl, closeGracefully, createHttpServer, listen } from "./http-server/http-server.js";
 import { createLogger } from "./logger.js";
+import { EngineMetrics } from "./metrics/engine-metrics.js";
+import { type MetricsRoute, startMetricsListener } from "./metrics/listener.js";
 import { compileOperations, withHandlers } from "./operations.js";
 import type { OpsRoute } from "./ops-routes/ops-routes.js";
+import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limit/index.js";
+import { keyUsage } from "./rate-limit/usage.js";
+import { requestTracing } from "./tracing/hooks.js";
 import { warmUp } from "./warm-up/warm-up.js";
+
+/**
+ * GET /usage/keys/<id> on the metrics listener: the key's usage in this instance's limiter (Redis,
+ * shared by every instance, when REDIS_URL is set; else this instance's memory alone).
+ */
+function usageRoute(
+  store: EngineStore,
+  limiter: RateLimiter,
+  contract: Contract,
+  clock: () => number,
+  config: AppConfig,
+): MetricsRoute {
+  const scope = config.rateLimit.redisUrl === null ? "instance" : "shared";
+  return {
+    prefix: "/usage/keys/",
+    async answer(id) {
+      const key = (await store.listApiKeys()).find((k) => k.id === id);
+      if (!key) return { status: 404, body: { error: `no key with id ${id}` } };
+      const policy = contract.rateLimit;
+      return { status: 200, body: await keyUsage(key, { limiter, policy, scope, nowMs: clock() }) };
+    },
+  };
+}
+
+/** How often a running server probes its backing services on its own (logging changes). */
+const READINESS_PROBE_MS = 5000;
 
 /** What a caller may set besides the environment (the application's entry point, tests, gates). */
 export interface StartOptions<S extends EngineStore = EngineStore> {
@@ -76,12 +108,23 @@ export async function startEngine<S extends EngineStore>(
     validateResponses: config.validateResponses,
   });
   const store = await application.openStore(config.database);
+  // METRICS_PORT=0: no metrics object at all, so nothing is counted on the hot path.
+  const metrics = config.metrics.port === 0 ? undefined : new EngineMetrics(contract);
   let limiter: RateLimiter | undefined;
   let server: ReturnType<typeof createHttpServer>;
+  let metricsServer: Server | null = null;
+  let readiness: ReadinessMonitor | undefined;
   try {
+    await application.checkStorage?.(store, contract.spec);
     await options.beforeListen?.({ store, contract, config });
-    limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
+    limiter = await createRateLimiter(
+      config.rateLimit,
+      contract.rateLimit.ban,
+      logger,
+      metrics && (() => metrics.rateLimitStoreErrors++),
+    );
     const handlers = application.handlers(options.handlerStore?.(store) ?? store, contract);
+    readiness = readinessMonitor(readinessProbes({ keyStore: store, limiter }), logger);
     const app = assembleApiApp({
       contract,
       operations: withHandlers(compiled, handlers, logger),
@@ -92,6 +135,8 @@ export async function startEngine<S extends EngineStore>(
       logger,
       keyLookup: options.keyLookup,
       opsRoutes: options.opsRoutes,
+      metrics,
+      readiness,
     });
     server = createHttpServer(app, {
       config,
@@ -104,13 +149,30 @@ export async function startEngine<S extends EngineStore>(
       },
     });
     await warmUp(application, { contract, operations: compiled, config, clock });
+    if (metrics) {
+      metricsServer = await startMetricsListener({
+        ...config.metrics,
+        // prom-client is loaded only when metrics are on.
+        registry: (await import("./metrics/registry.js")).metricsRegistry(metrics),
+        routes: [usageRoute(store, limiter, contract, clock, config)],
+        logger,
+      });
+    }
     await listen(server, config.port, config.host);
   } catch (err) {
+    metricsServer?.close();
     await Promise.allSettled([store.close(), limiter?.close()]);
     throw err;
   }
   const url = baseUrl(server, config.host);
   logger.info({ url, engine: store.engine }, "listening");
+  // Readiness is checked now and every few seconds, not only when something polls /readyz: a
+  // database down at start, or going away later, is logged with its cause when it happens.
+  const monitor = readiness as ReadinessMonitor;
+  const probeNow = () => void monitor.check().catch(() => {});
+  probeNow();
+  const probing = setInterval(probeNow, READINESS_PROBE_MS);
+  probing.unref();
   // Shown at once, not with the next batch of lines.
   logger.flush();
   const running = limiter;
@@ -124,7 +186,12 @@ export async function startEngine<S extends EngineStore>(
     createKey: async (opts) => (await issueApiKey(store, contract.rateLimit, opts)).key,
     close() {
       closing ??= (async () => {
+        clearInterval(probing);
         await closeGracefully(server, config.shutdownTimeoutMs);
+        metricsServer?.closeAllConnections();
+        metricsServer?.close();
+        // Traces of the last requests are exported before the process ends.
+        await requestTracing()?.shutdown();
         await Promise.allSettled([store.close(), running.close()]);
         logger.info("closed");
         logger.flush();

@@ -7,7 +7,7 @@ import type { ReadyMessage, VariantId } from "../variant-process.js";
 // Imports are dynamic so each child loads only its own variant's code: RSS is per variant.
 
 async function start(id: VariantId): Promise<{ url: string; key: string; close(): Promise<void> }> {
-  if (id === "ours-sqlite" || id === "ours-pg-redis" || id === "ours-before") {
+  if (id.startsWith("ours-")) {
     const { startShipped } = await import("./shipped.js");
     return startShipped(process.env);
   }

@@ -85,6 +85,8 @@ export async function startStatefulMock(options) {
     HOST: options.host,
     PORT: String(options.port),
     LOG_LEVEL: ENGINE_LOG_LEVEL[options.logLevel],
+    // A mock has nothing to observe: no metrics listener.
+    METRICS_PORT: "0",
     // A frontend on any origin may call it, as it may call Prism.
     CORS_ORIGINS: "*",
   };

@@ -55,7 +55,22 @@ export async function negativeDataRejection(run: FuzzRun, op: OperationSpec): Pr
     sane(run, op, c);
     await refused(c.request, trail);
   });
-  if (boundary + generated === 0) return { applied: false, note: "takes no input to break" };
+  if (boundary + generated === 0) {
+    // Nothing of its own to break (no parameter, no body): what it still refuses is a query
+    // parameter it does not take (the server answers 400 to one for every operation, and the
+    // spec declares that 400: spec-facts/server-statuses).
+    if (op.path.includes("{") || op.requestBody) {
+      return { applied: false, note: "takes no input to break" };
+    }
+    const unknown: GeneratedRequest = {
+      method: op.method,
+      target: `${op.path}?notAParameter=1`,
+      headers: {},
+      broken: "a query parameter the operation does not take",
+    };
+    await runCases(title, [{ label: unknown.broken }], (_c, trail) => refused(unknown, trail));
+    return { applied: true, note: "takes no input: an unknown query parameter refused" };
+  }
   return { applied: true, note: `${generated} generated, ${boundary} boundary cases` };
 }
 

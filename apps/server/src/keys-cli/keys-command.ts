@@ -5,6 +5,8 @@
  *   create --plan <plan> --name <name> [--per-minute N --per-day N]   prints the key alone on stdout
  *   list [--json]                                                       one key per line, no secrets
  *   revoke <id>                                                         stops the key (within the cache TTL)
+ *   usage [id] [--json]                                                 this minute's and today's counts vs limits
+ *   backup <file>                                                       an online copy of the SQLite database
  * Each names the database it acts on, on stderr; --create-database lets it create a missing file.
  */
 import { parseArgs } from "node:util";
@@ -12,7 +14,9 @@ import { loadBundledSpec, type RateLimitPolicy, rateLimitPolicy } from "@animal-
 import { type ApiKeyRecord, issueApiKey } from "@animal-store/openapi-engine";
 import { configFrom } from "../app-config.js";
 import { openStore, type Store } from "../store/index.js";
+import { backup } from "./backup-command.js";
 import { describeDatabase, missingDatabase } from "./database.js";
+import { usage } from "./usage-command.js";
 
 // The plans are the contract's (info.x-rate-limit-plans).
 const policy: RateLimitPolicy = rateLimitPolicy(loadBundledSpec().spec);
@@ -23,6 +27,9 @@ const USAGE = `usage:
       (${customPlans.length > 0 ? `a ${customPlans.join(" or ")} key needs both limits` : "limits are optional"})
   keys list [--json]
   keys revoke <id>
+  keys usage [<id>] [--json]   (counts from Redis with REDIS_URL, else from the running
+      server's metrics listener, METRICS_HOST:METRICS_PORT: that instance's counts alone)
+  keys backup <file>           (SQLite: a consistent copy while the server runs, VACUUM INTO)
   keys help | -h | --help
 
 Each command names the database it acts on (DATABASE_URL, as the server reads it) on stderr.
@@ -114,6 +121,17 @@ const COMMANDS: Record<string, (store: Store, args: string[], io: KeysCommandIo)
     create,
     list,
     revoke,
+    backup: (_store, args, io) =>
+      backup(args, io, {
+        config: configFrom(io.env),
+        usageError: (message) => new UsageError(message),
+      }),
+    usage: (store, args, io) =>
+      usage(store, args, io, {
+        config: configFrom(io.env),
+        policy,
+        usageError: (message) => new UsageError(message),
+      }),
   };
 
 const HELP = new Set(["help", "-h", "--help"]);

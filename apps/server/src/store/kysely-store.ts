@@ -41,6 +41,15 @@ export class KyselyStore implements Store {
     this.keys = kyselyApiKeyStore(db as unknown as Kysely<Pick<Database, "api_keys">>, classify);
   }
 
+  async columnsOf(table: string): Promise<string[]> {
+    const query =
+      this.engine === "postgres"
+        ? sql<{ name: string }>`select column_name as name from information_schema.columns
+            where table_schema = current_schema() and table_name = ${table}`
+        : sql<{ name: string }>`select name from pragma_table_info(${table})`;
+    return (await query.execute(this.db)).rows.map((row) => row.name);
+  }
+
   listPets(query: PetQuery): Promise<Pet[]> {
     return classified(this.classify, async () =>
       toPets(await petsPageQuery(this.db, query).execute()),

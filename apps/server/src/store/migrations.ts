@@ -5,6 +5,7 @@
  */
 import { createApiKeysTable, type MigrationList } from "@animal-store/openapi-engine/storage";
 import { type Kysely, sql } from "kysely";
+import { ADDED_COLUMNS } from "./added-columns.js";
 
 /** Every migration, oldest first. */
 export const petStoreMigrations: MigrationList = (engine) => ({
@@ -28,6 +29,20 @@ export const petStoreMigrations: MigrationList = (engine) => ({
     },
   },
   ...(engine === "postgres" ? { "0002_pets_commit_in_id_order": petsCommitInIdOrder } : {}),
+  // Optional properties added to the contract since: a nullable column each (null: never sent).
+  ...Object.fromEntries(
+    ADDED_COLUMNS.map((added) => [
+      added.name,
+      {
+        async up(db: Kysely<unknown>) {
+          await db.schema
+            .alterTable(added.table)
+            .addColumn(added.column, sql.raw(added.type[engine]))
+            .execute();
+        },
+      },
+    ]),
+  ),
 });
 
 /**

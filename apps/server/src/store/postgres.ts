@@ -108,7 +108,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await prepare();
   } catch (err) {
     if (classifyPostgresError(err) instanceof StoreUnavailableError) {
-      return preparedLater(store, prepare);
+      return preparedLater(store, prepare, undefined, err);
     }
     await db.destroy();
     throw new Error(`cannot prepare the PostgreSQL database: ${(err as Error).message}`);

@@ -20,5 +20,11 @@ export interface PetStore {
   // scaffold: new store methods above this line (optional until KyselyStore implements them)
 }
 
+/** What the database holds, for the check that it can store what the contract says is stored. */
+export interface StorageShape {
+  /** The columns of `table` (none when it does not exist). */
+  columnsOf(table: string): Promise<string[]>;
+}
+
 /** The whole store of the Animal Store server (SQLite or PostgreSQL). */
-export type Store = PetStore & ApiKeyStore & StoreLifecycle;
+export type Store = PetStore & ApiKeyStore & StoreLifecycle & StorageShape;

@@ -25,7 +25,14 @@ function builtFile(name: string, dist = DIST): string {
 
 /** The environment children get: nothing from the developer's shell beyond PATH. */
 function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH ?? "", NODE_ENV: "development", LOG_LEVEL: "info", ...env };
+  // No metrics listener unless a suite asks for one: several children run at once.
+  return {
+    PATH: process.env.PATH ?? "",
+    NODE_ENV: "development",
+    LOG_LEVEL: "info",
+    METRICS_PORT: "0",
+    ...env,
+  };
 }
 
 /** A server child process. */

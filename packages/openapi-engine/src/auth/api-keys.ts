@@ -78,7 +78,6 @@ const BUDGET_WINDOW_MS = 60_000;
 const MAX_TRACKED_ADDRESSES = 100_000;
 
 /**
-/**
  * A KeyLookup over the store with TTL caches; `ttlMs` 0 disables them. A cache hit answers
  * synchronously (no promise on the hot path) and without hashing: the caches are keyed by the
  * presented token, and only a miss computes the SHA-256 the store searches by. The tokens stay in

@@ -24,8 +24,8 @@ import {
   type SpecOperation,
   specOperations,
 } from "@animal-store/openapi";
-import { type IntegerParameters, integerParameters } from "../validation/integer-syntax.js";
 import { checkErrorCodes } from "./error-codes.js";
+import { type IntegerParameters, integerParameters } from "./integer-parameters.js";
 
 /** What a deprecated operation's answers carry, and when it starts answering 410. */
 export interface CompiledDeprecation {

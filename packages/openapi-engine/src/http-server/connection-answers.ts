@@ -10,6 +10,7 @@
  * the descriptor. Nothing else the connection carries is answered (`isRefused`).
  */
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { PlanLimits } from "@animal-store/openapi";
 import { type ConnectionError, connectionErrors } from "../errors.js";
@@ -60,25 +61,30 @@ export interface ConnectionAnswerDeps {
 export function connectionAnswers(deps: ConnectionAnswerDeps) {
   // Sockets answered already: one answer each, and no request of theirs reaches the app.
   const refused = new WeakSet<Socket>();
-  async function answer(socket: Socket, what: ConnectionError, extra = ""): Promise<void> {
-    if (refused.has(socket)) return;
-    refused.add(socket);
-    closeWithin(socket);
-    let decision: RateLimitDecision | undefined;
+  async function peek(socket: Socket): Promise<RateLimitDecision | undefined> {
     try {
-      decision = await deps.limiter.peek(
+      return await deps.limiter.peek(
         `addr:${socket.remoteAddress ?? "unknown"}`,
         deps.anonymousLimits,
         deps.clock(),
       );
     } catch {
       // The headers are the only thing lost; the answer still goes out.
+      return undefined;
     }
+  }
+  const bodyOf = (what: ConnectionError) =>
+    JSON.stringify({ code: what.code, message: what.message, status: what.status });
+  async function answer(socket: Socket, what: ConnectionError, extra = ""): Promise<void> {
+    if (refused.has(socket)) return;
+    refused.add(socket);
+    closeWithin(socket);
+    const decision = await peek(socket);
     if (!socket.writable) {
       socket.destroy();
       return;
     }
-    const body = JSON.stringify({ code: what.code, message: what.message, status: what.status });
+    const body = bodyOf(what);
     const limits = decision
       ? `X-RateLimit-Limit: ${decision.limit}\r\nX-RateLimit-Remaining: ${decision.remaining}\r\n` +
         `X-RateLimit-Reset: ${decision.reset}\r\n`
@@ -110,9 +116,36 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
           : (BY_ERROR[err.code ?? ""] ?? connectionErrors.malformedRequest);
       void answer(socket, what);
     },
-    /** Answers the request on `socket` with `what` instead of the app, and closes it. */
+    /** Answers a CONNECT (a socket Node has let go of) with `what`, and closes it. */
     refuse(socket: Socket, what: ConnectionError): void {
       void answer(socket, what);
+    },
+    /**
+     * Answers a parsed request with `what` instead of the app, through its response (so it keeps
+     * its place behind the answers to requests pipelined before it), and closes the connection.
+     */
+    refuseRequest(req: IncomingMessage, res: ServerResponse, what: ConnectionError): void {
+      const socket = req.socket;
+      if (refused.has(socket)) return;
+      refused.add(socket);
+      void peek(socket).then((decision) => {
+        const body = bodyOf(what);
+        res.once("finish", () => closeWithin(socket));
+        res.writeHead(what.status, what.reason, {
+          "Content-Type": "application/json; charset=utf-8",
+          "Cache-Control": "no-store",
+          "X-Content-Type-Options": "nosniff",
+          "X-Request-Id": randomUUID(),
+          ...(decision && {
+            "X-RateLimit-Limit": decision.limit,
+            "X-RateLimit-Remaining": decision.remaining,
+            "X-RateLimit-Reset": decision.reset,
+          }),
+          "Content-Length": Buffer.byteLength(body),
+          Connection: "close",
+        });
+        res.end(body);
+      });
     },
     /** Whether `socket` was answered at the edge: no later request of it is served. */
     isRefused(socket: Socket): boolean {

@@ -56,14 +56,14 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
     if (answers.isRefused(socket)) return;
     const problem = edgeProblem(req, options.bounds);
     if (problem === undefined) handle(req, res);
-    else answers.refuse(socket, problem);
+    else answers.refuseRequest(req, res, problem);
   };
   server.on("request", serve);
   // Expect: 100-continue goes to the app without Node's automatic 100 Continue: the body step
   // sends it when it is about to read the body (not for a 401, a 404 or an early 413).
   server.on("checkContinue", serve);
-  server.on("checkExpectation", (req: IncomingMessage) =>
-    answers.refuse(req.socket, connectionErrors.expectationFailed),
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) =>
+    answers.refuseRequest(req, res, connectionErrors.expectationFailed),
   );
   // Without a listener Node drops a CONNECT connection without a word.
   server.on("connect", (_req: IncomingMessage, socket: Socket) =>

@@ -7,11 +7,9 @@ import { readFile } from "node:fs/promises";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import helmet from "helmet";
 import { engineErrors } from "../errors.js";
+import type { Readiness } from "./readiness.js";
 
-/** Something whose backing service can be probed. */
-export interface Probe {
-  check(): Promise<void>;
-}
+export type { Probe } from "./readiness.js";
 
 // Redoc's page runs inline scripts and styles and a search worker from a blob: URL.
 const docsHeaders = helmet({
@@ -85,8 +83,8 @@ function only(allow: string) {
 /** The router for /healthz, /readyz, /openapi.json and /docs. */
 export function opsRoutes(deps: {
   specText: string;
-  /** Backing services by the name /readyz reports when one does not answer. */
-  probes: Record<string, Probe>;
+  /** Probes the backing services (by the name /readyz reports when one does not answer). */
+  readiness: { check(): Promise<Readiness> };
   /**
    * Probes whose failure degrades the instance instead of making it unready: the rate-limit store
    * fails open (each instance counts alone), and since every instance shares it, answering 503 would
@@ -119,9 +117,7 @@ export function opsRoutes(deps: {
   router
     .route("/readyz")
     .get(async (_req, res, next) => {
-      const names = Object.keys(deps.probes);
-      const results = await Promise.allSettled(names.map((name) => deps.probes[name]?.check()));
-      const failed = names.filter((_, i) => results[i]?.status === "rejected");
+      const { failed } = await deps.readiness.check();
       const fatal = failed.filter((name) => !deps.degradable.includes(name));
       if (fatal.length > 0) {
         next(engineErrors.notReady(failed));

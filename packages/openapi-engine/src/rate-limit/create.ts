@@ -15,6 +15,7 @@ export async function createRateLimiter(
   config: RateLimitConfig,
   contractBan: BanSettings,
   log?: RateLimitLog,
+  onStoreError?: () => void,
 ): Promise<RateLimiter> {
   const ban = banSettings(contractBan, config.ban);
   if (config.redisUrl === null) return createMemoryRateLimiter({ ban });
@@ -23,6 +24,7 @@ export async function createRateLimiter(
     keyPrefix: config.redisKeyPrefix,
     ban,
     ...(log ? { log } : {}),
+    ...(onStoreError ? { onStoreError } : {}),
   });
   await limiter.check().catch(() => {});
   return limiter;

@@ -3,7 +3,7 @@ export { type BanSettings, banSettings } from "./ban.js";
 export { parseRateLimitEnv, type RateLimitConfig } from "./config.js";
 export { createRateLimiter } from "./create.js";
 export type { RateLimitDecision } from "./decision.js";
-export type { ConsumeOptions, RateLimiter } from "./limiter.js";
+export type { ConsumeOptions, RateLimiter, Usage } from "./limiter.js";
 export {
   createMemoryRateLimiter,
   type MemoryRateLimiter,
@@ -21,3 +21,4 @@ export {
   type RateLimitLog,
   type RedisRateLimiterOptions,
 } from "./redis.js";
+export { type KeyUsage, keyUsage, type UsageScope } from "./usage.js";

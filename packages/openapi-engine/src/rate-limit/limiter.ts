@@ -8,6 +8,14 @@ export interface ConsumeOptions {
   banEligible?: boolean;
 }
 
+/** A subject's counts in the current windows. */
+export interface Usage {
+  minute: number;
+  day: number;
+  /** Unix seconds when its ban ends, or null when it is not banned. */
+  bannedUntil: number | null;
+}
+
 /** A store of per-subject counters for the minute and day windows, plus bans. */
 export interface RateLimiter {
   /**
@@ -30,6 +38,12 @@ export interface RateLimiter {
     limits: PlanLimits,
     nowMs: number,
   ): RateLimitDecision | Promise<RateLimitDecision>;
+  /**
+   * What `subject` has used in the current minute and day (UTC windows) and its ban's end, read
+   * from the store itself: a shared store that does not answer rejects (never the per-instance
+   * fallback's figures, which would look like a fresh quota).
+   */
+  usage(subject: string, nowMs: number): Promise<Usage>;
   /** Readiness probe: resolves when the backing store answers, rejects otherwise. */
   check(): Promise<void>;
   /** Releases timers and connections. */

@@ -95,6 +95,15 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions): Memo
       }
       return decide({ kind: "limited" }, s, limits, nowMs);
     },
+    async usage(subject, nowMs) {
+      const w = windowsAt(nowMs);
+      const s = subjects.get(subject);
+      return {
+        minute: s?.minuteIndex === w.minuteIndex ? s.minute : 0,
+        day: s?.dayIndex === w.dayIndex ? s.day : 0,
+        bannedUntil: s !== undefined && s.banUntilSeconds * 1000 > nowMs ? s.banUntilSeconds : null,
+      };
+    },
     peek(subject, limits, nowMs) {
       const w = windowsAt(nowMs);
       const s = subjects.get(subject);

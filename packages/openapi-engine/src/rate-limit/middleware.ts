@@ -7,6 +7,7 @@ import type { Request, Response } from "express";
 import type { Caller, CallerLocals } from "../auth/credentials.js";
 import { engineErrors } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
+import type { RequestTracing } from "../tracing/hooks.js";
 import type { RateLimitDecision } from "./decision.js";
 import type { RateLimiter } from "./limiter.js";
 import type { PlanLimits } from "./plans.js";
@@ -19,6 +20,10 @@ export interface RateLimitOptions {
   limitsFor: (caller: Caller) => PlanLimits;
   /** Whether `req` counts against its window (else it only reads it, and is never refused). */
   counted: (req: Request) => boolean;
+  /** Runs each counted decision in a span (tracing on); absent, nothing is wrapped. */
+  tracing?: RequestTracing | undefined;
+  /** Told of every 429 (the metrics' refusals by plan). */
+  onRefused?: ((caller: Caller, code: string) => void) | undefined;
 }
 
 /** The subject counters are kept under: the key id, or the address of a caller without one. */
@@ -38,7 +43,7 @@ export function setRateLimitHeaders(
 
 /** Counts the request (or reads its window), sets X-RateLimit-*, and refuses over a limit. */
 export function rateLimit(options: RateLimitOptions) {
-  const { limiter, clock, limitsFor, counted } = options;
+  const { limiter, clock, limitsFor, counted, onRefused, tracing } = options;
   return step<CallerLocals>(function rateLimit(req, res, next) {
     const { caller } = res.locals;
     const subject = rateLimitSubject(caller);
@@ -52,22 +57,30 @@ export function rateLimit(options: RateLimitOptions) {
       else headersOnly(peeked);
       return;
     }
-    const decided = limiter.consume(subject, limitsFor(caller), clock(), {
-      banEligible: caller.kind === "key",
-    });
-    if (decided instanceof Promise) decided.then((decision) => apply(decision, res, next), next);
-    else apply(decided, res, next);
+    const consume = () =>
+      limiter.consume(subject, limitsFor(caller), clock(), { banEligible: caller.kind === "key" });
+    const decided = tracing ? tracing.rateLimit(subject, consume) : consume();
+    const refused = onRefused && ((code: string) => onRefused(caller, code));
+    if (decided instanceof Promise) {
+      decided.then((decision) => apply(decision, res, next, refused), next);
+    } else apply(decided, res, next, refused);
   });
 }
 
 /** Sets X-RateLimit-* from `decision` and passes on, with a 429 when it refuses. */
-function apply(decision: RateLimitDecision, res: Response, next: (err?: unknown) => void): void {
+function apply(
+  decision: RateLimitDecision,
+  res: Response,
+  next: (err?: unknown) => void,
+  refused?: (code: string) => void,
+): void {
   setRateLimitHeaders(res, decision);
   if (decision.allowed) {
     next();
     return;
   }
   const retryAfter = decision.retryAfter ?? 0;
+  refused?.(decision.code ?? "rate_limited");
   next(
     decision.code === "api_key_banned"
       ? engineErrors.apiKeyBanned(retryAfter)

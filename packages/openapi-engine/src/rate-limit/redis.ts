@@ -28,6 +28,8 @@ export interface RedisRateLimiterOptions {
   connectTimeoutMs?: number;
   commandTimeoutMs?: number;
   log?: RateLimitLog;
+  /** Told of every failed command (the metrics' store errors). */
+  onStoreError?: () => void;
 }
 
 type ConsumeReply = [number, number, number, number];
@@ -117,6 +119,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
           consumeOptions?.banEligible ? 1 : 0,
         );
       } catch (err) {
+        options.onStoreError?.();
         degrade(err);
         bypassUntil = performance.now() + BYPASS_AFTER_FAILURE_MS;
         // A command that timed out on a live socket means a dead peer: reconnect rather than wait.
@@ -144,6 +147,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
           `${base}ban`,
         );
       } catch (err) {
+        options.onStoreError?.();
         degrade(err);
         bypassUntil = performance.now() + BYPASS_AFTER_FAILURE_MS;
         return fallback.peek(subject, limits, nowMs);
@@ -156,6 +160,22 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       const outcome: Outcome =
         banUntil * 1000 > now ? { kind: "banned", untilSeconds: banUntil } : { kind: "allowed" };
       return decide(outcome, { minute, day }, limits, now);
+    },
+    async usage(subject, nowMs) {
+      await waitReady();
+      const w = windowsAt(Math.floor(nowMs));
+      const base = `${options.keyPrefix}{${subject}}:`;
+      const values = await redis.mget(
+        `${base}m:${w.minuteIndex}`,
+        `${base}d:${w.dayIndex}`,
+        `${base}ban`,
+      );
+      const [minute, day, banUntil] = values.map((value) => Number(value ?? 0)) as [
+        number,
+        number,
+        number,
+      ];
+      return { minute, day, bannedUntil: banUntil * 1000 > nowMs ? banUntil : null };
     },
     async check() {
       await waitReady();

@@ -18,10 +18,14 @@ export function preparedLater<S extends { close(): Promise<void> }>(
   store: S,
   prepare: () => Promise<void>,
   retryMs = 1000,
+  /** Why the attempt before this call failed (the cause every refusal reports until the next). */
+  firstFailure?: unknown,
 ): S {
   let ready = false;
   let attempt: Promise<void> | null = null;
   let failedAt = performance.now();
+  // Why the last attempt failed: the cause of every refusal until the next one (for the logs).
+  let lastFailure: unknown = firstFailure;
   const tryPrepare = (): Promise<void> => {
     attempt ??= prepare().then(
       () => {
@@ -31,6 +35,7 @@ export function preparedLater<S extends { close(): Promise<void> }>(
       (err: unknown) => {
         attempt = null;
         failedAt = performance.now();
+        lastFailure = err;
         throw err instanceof StoreUnavailableError
           ? err
           : new StoreUnavailableError("the database is not prepared yet", { cause: err });
@@ -48,7 +53,9 @@ export function preparedLater<S extends { close(): Promise<void> }>(
     gated[name] = async (...args: unknown[]) => {
       if (!ready) {
         if (attempt || performance.now() - failedAt < retryMs) {
-          throw new StoreUnavailableError("the database is not reachable yet");
+          throw new StoreUnavailableError("the database is not reachable yet", {
+            cause: lastFailure,
+          });
         }
         await tryPrepare();
       }

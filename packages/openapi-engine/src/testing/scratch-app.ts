@@ -65,6 +65,12 @@ export async function startScratchApp<S extends EngineStore>(
   const contract = compileContract(spec);
   const policy = contract.rateLimit;
   const store = options.store ?? (await application.openStore(config.database));
+  try {
+    await application.checkStorage?.(store, contract.spec);
+  } catch (err) {
+    if (!options.store) await store.close();
+    throw err;
+  }
   const limiter = options.limiter ?? createMemoryRateLimiter({ ban: policy.ban });
   const app = await createApiApp(application, {
     store,

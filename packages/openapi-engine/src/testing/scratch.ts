@@ -32,6 +32,8 @@ export function scratchEnv(databaseFile: string, env: Record<string, string> = {
     NODE_ENV: "test",
     HOST: "127.0.0.1",
     PORT: "0",
+    // Many scratch servers run at once: no metrics listener unless a suite asks for one.
+    METRICS_PORT: "0",
     LOG_LEVEL: "silent",
     DATABASE_URL: `file:${databaseFile}`,
     ...env,

@@ -1,6 +1,7 @@
 import { loadBundledSpec, specOperations } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
-import { firstLooseInteger, integerParameters } from "./integer-syntax.js";
+import { integerParameters } from "../contract/integer-parameters.js";
+import { firstLooseInteger } from "./integer-syntax.js";
 
 describe("firstLooseInteger", () => {
   it.each(["0x10", "1e2", " 5", "5 ", "+1", "01", "1.0", "0b1", "0o7", "", "-0", "00"])(

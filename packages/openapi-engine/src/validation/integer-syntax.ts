@@ -5,32 +5,8 @@
  * parameter of the path and query must be decimal digits without a leading zero (`0` itself
  * aside), with a minus sign only before a nonzero value; anything else is a 400 naming it.
  */
-import { deref, type OpenApiDocument, type SpecOperation } from "@animal-store/openapi";
-
-/** The names of an operation's integer parameters, by where they are. */
-export interface IntegerParameters {
-  query: string[];
-  path: string[];
-}
 
 const DECIMAL = /^(?:0|-?[1-9][0-9]*)$/;
-
-function isInteger(spec: OpenApiDocument, schema: unknown): boolean {
-  const type = deref<{ type?: unknown }>(spec, schema).type;
-  return type === "integer" || (Array.isArray(type) && type.includes("integer"));
-}
-
-/** The integer parameters of `operation`'s query and path. */
-export function integerParameters(
-  spec: OpenApiDocument,
-  operation: Pick<SpecOperation, "parameters">,
-): IntegerParameters {
-  const names = (where: string) =>
-    operation.parameters
-      .filter((p) => p.in === where && p.schema !== undefined && isInteger(spec, p.schema))
-      .map((p) => String(p.name));
-  return { query: names("query"), path: names("path") };
-}
 
 /** The first of `names` whose value in `values` would be coerced to an integer, yet is not decimal. */
 export function firstLooseInteger(

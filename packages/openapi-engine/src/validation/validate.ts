@@ -4,10 +4,11 @@
  * their schema types and defaults filled in, in place, so handlers get them once), and refuses a
  * number parameter that is not finite. The validator's errors become the engine's here.
  */
+import type { IntegerParameters } from "../contract/integer-parameters.js";
 import { engineErrors } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
 import { firstNonFinite } from "./finite-numbers.js";
-import { firstLooseInteger, type IntegerParameters } from "./integer-syntax.js";
+import { firstLooseInteger } from "./integer-syntax.js";
 import type { RequestValidator } from "./request-validation.js";
 import { fromValidator } from "./validator-errors.js";
 

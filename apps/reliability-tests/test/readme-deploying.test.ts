@@ -1,0 +1,62 @@
+/**
+ * The root README's "Deploying" section, followed as written: its shell blocks run in order in one
+ * bash (errexit, pipefail), with three substitutions so it can run beside other suites: free ports
+ * for 8080 (PORT) and 9464 (METRICS_PORT), and a temporary folder for /srv/animal-store. Every
+ * `curl -sf` in it fails the run on an error status, and so does the server's exit code.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, expect, it } from "vitest";
+import { freePort } from "../src/server-process.js";
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** The sh blocks of the README section `heading`, in order. */
+function shellBlocks(markdown: string, heading: string): string[] {
+  const start = markdown.indexOf(`\n${heading}\n`);
+  if (start === -1) throw new Error(`no "${heading}" in the README`);
+  const next = markdown.indexOf("\n## ", start + heading.length + 2);
+  const section = markdown.slice(start, next === -1 ? undefined : next);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] as string);
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "animal-store-readme-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+it("runs the README's Deploying commands as written", { timeout: 300_000 }, async () => {
+  const blocks = shellBlocks(readFileSync(`${REPO}README.md`, "utf8"), "## Deploying");
+  expect(blocks.length).toBeGreaterThan(0);
+  const [port, metricsPort] = [await freePort(), await freePort()];
+  const script = blocks
+    .join("\n")
+    .replaceAll("/srv/animal-store", `${scratch}/animal-store`)
+    .replaceAll(":8080", `:${port}`)
+    .replaceAll(":9464", `:${metricsPort}`);
+  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
+    execFile(
+      "bash",
+      ["-euo", "pipefail", "-c", script],
+      {
+        cwd: REPO,
+        timeout: 280_000,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? scratch,
+          PORT: String(port),
+          METRICS_PORT: String(metricsPort),
+        },
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+    );
+  });
+  expect(code, output).toBe(0);
+  expect(output).toMatch(/"status":"ready"/);
+  expect(output).toMatch(
+    /http_server_requests_total\{operation_id="listPets",method="GET",status="200"\} 1$/m,
+  );
+  expect(output).toMatch(/backed up .* to .*backups\/animal-store\.db/);
+});

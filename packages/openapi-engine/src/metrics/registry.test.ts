@@ -1,0 +1,39 @@
+import { loadBundledSpec } from "@animal-store/openapi";
+import { describe, expect, it } from "vitest";
+import { compileContract } from "../contract/contract.js";
+import { EngineMetrics } from "./engine-metrics.js";
+import { metricsRegistry } from "./registry.js";
+
+const contract = compileContract(loadBundledSpec());
+const [firstPlan] = contract.rateLimit.planNames;
+
+describe("the metrics registry", () => {
+  it("writes the counts as Prometheus text, a plan the contract lacks as the anonymous plan", async () => {
+    const metrics = new EngineMetrics(contract);
+    const op = contract.operations[0];
+    metrics.requests.record(0, op?.method ?? "GET", 200, 0.003);
+    metrics.refused(firstPlan, "rate_limited");
+    metrics.refused("not-a-plan", "api_key_banned");
+    metrics.rateLimitStoreErrors += 2;
+    metrics.databaseErrors += 1;
+    const text = await metricsRegistry(metrics).metrics();
+    expect(text).toContain(
+      `http_server_requests_total{operation_id="${op?.operationId}",method="${op?.method}",status="200"} 1`,
+    );
+    expect(text).toContain(
+      `http_server_request_duration_seconds_bucket{operation_id="${op?.operationId}",le="0.005"} 1`,
+    );
+    expect(text).toContain(
+      `http_server_request_duration_seconds_count{operation_id="${op?.operationId}"} 1`,
+    );
+    expect(text).toContain(`rate_limit_refusals_total{plan="${firstPlan}",code="rate_limited"} 1`);
+    expect(text).toContain(
+      `rate_limit_refusals_total{plan="${contract.rateLimit.anonymousPlan}",code="api_key_banned"} 1`,
+    );
+    expect(text).not.toContain("not-a-plan");
+    expect(text).toContain("rate_limit_store_errors_total 2");
+    expect(text).toContain("database_errors_total 1");
+    expect(text).toContain("http_server_requests_in_flight 0");
+    expect(text).toContain("process_cpu_user_seconds_total");
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * The Prometheus registry that folds what the engine counted (engine-metrics.ts) into metrics
+ * when /metrics is scraped, beside prom-client's standard
+ * process metrics. Every label value comes from the contract (operationIds, plan names, error
+ * codes) or a fixed list, never from a request, so no caller can grow the label space.
+ */
+import { collectDefaultMetrics, type Metric, Registry } from "prom-client";
+import type { EngineMetrics } from "./engine-metrics.js";
+import { LATENCY_BUCKETS } from "./tally.js";
+
+type Values = Array<{
+  value: number;
+  labels?: Record<string, string | number>;
+  metricName?: string;
+}>;
+
+/** A metric whose values are computed at scrape time (prom-client calls `get`). */
+function computed(name: string, help: string, type: string, values: () => Values): Metric {
+  const metric = {
+    name,
+    help,
+    type,
+    aggregator: "sum",
+    get: async () => ({ name, help, type, aggregator: "sum", values: values() }),
+    reset: () => {},
+  };
+  return metric as unknown as Metric;
+}
+
+function latencyValues(metrics: EngineMetrics): Values {
+  const name = "http_server_request_duration_seconds";
+  const values: Values = [];
+  for (const { operationId, buckets, seconds } of metrics.requests.latencies()) {
+    let cumulative = 0;
+    for (const [i, count] of buckets.entries()) {
+      cumulative += count;
+      const le = i < LATENCY_BUCKETS.length ? String(LATENCY_BUCKETS[i]) : "+Inf";
+      values.push({
+        metricName: `${name}_bucket`,
+        labels: { operation_id: operationId, le },
+        value: cumulative,
+      });
+    }
+    values.push({
+      metricName: `${name}_sum`,
+      labels: { operation_id: operationId },
+      value: seconds,
+    });
+    values.push({
+      metricName: `${name}_count`,
+      labels: { operation_id: operationId },
+      value: cumulative,
+    });
+  }
+  return values;
+}
+
+/** A registry of `metrics` and the process's standard metrics. */
+export function metricsRegistry(metrics: EngineMetrics): Registry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const add = (metric: Metric) => registry.registerMetric(metric);
+  add(
+    computed(
+      "http_server_requests_total",
+      "Requests answered, by the contract's operationId (_unmatched, _outside_api otherwise), method and status",
+      "counter",
+      () =>
+        [...metrics.requests.counts()].map(({ operationId, method, status, count }) => ({
+          labels: { operation_id: operationId, method, status },
+          value: count,
+        })),
+    ),
+  );
+  add(
+    computed(
+      "http_server_request_duration_seconds",
+      "Time from a request's arrival to its answer finished, by operationId",
+      "histogram",
+      () => latencyValues(metrics),
+    ),
+  );
+  add(
+    computed("http_server_requests_in_flight", "Requests being answered now", "gauge", () => [
+      { value: metrics.requests.inFlight },
+    ]),
+  );
+  add(
+    computed(
+      "rate_limit_refusals_total",
+      "Requests refused 429, by plan and code (rate_limited, api_key_banned)",
+      "counter",
+      () =>
+        [...metrics.refusals.entries()].map(([key, value]) => {
+          const [plan, code] = key.split("\n");
+          return { labels: { plan: plan ?? "", code: code ?? "" }, value };
+        }),
+    ),
+  );
+  add(
+    computed(
+      "rate_limit_store_errors_total",
+      "Commands the shared rate-limit store (Redis) failed; meanwhile each instance counts alone",
+      "counter",
+      () => [{ value: metrics.rateLimitStoreErrors }],
+    ),
+  );
+  add(
+    computed(
+      "database_errors_total",
+      "Requests answered 503 because the database did not answer",
+      "counter",
+      () => [{ value: metrics.databaseErrors }],
+    ),
+  );
+  return registry;
+}

@@ -1,0 +1,113 @@
+/**
+ * What the hot path counts into: plain numbers in arrays indexed by the compiled operation (and a
+ * small map of method and status per operation), folded into Prometheus metrics only when
+ * /metrics is scraped (registry.ts). A request costs a few array writes, no label strings, no
+ * hashing; label values are only ever the contract's operationIds, a fixed list of methods, the
+ * status codes Node can send, and two fixed names for requests without an operation.
+ */
+import { HTTP_METHODS } from "@animal-store/openapi";
+
+/** The label of requests under the base path that match no operation (unknown path or method, OPTIONS). */
+export const UNMATCHED = "_unmatched";
+/** The label of requests outside the base path (the ops routes, unknown paths). */
+export const OUTSIDE_API = "_outside_api";
+
+/** Methods a label can name; anything else (Node accepts a few more) is counted as OTHER. */
+export const METHOD_LABELS = [
+  ...HTTP_METHODS.map((method) => method.toUpperCase()),
+  "HEAD",
+  "OPTIONS",
+  "OTHER",
+].filter((method, i, all) => all.indexOf(method) === i);
+const METHOD_INDEX = new Map(METHOD_LABELS.map((method, i) => [method, i]));
+const OTHER_METHOD = METHOD_LABELS.length - 1;
+
+/** Upper bounds of the latency buckets, in seconds. */
+export const LATENCY_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
+
+/** Status recorded for a request whose connection closed before its answer was finished. */
+export const ABORTED = 0;
+
+/** Counts of one operation label. */
+interface LabelTally {
+  /** Requests by method index * 1000 + status. */
+  readonly byMethodStatus: Map<number, number>;
+  /** Requests per latency bucket (not cumulative; the last slot is above every bound). */
+  readonly buckets: Float64Array;
+  totalSeconds: number;
+}
+
+/** Request counts and latencies for a fixed list of labels (operationIds, then the two fixed ones). */
+export class RequestTally {
+  readonly labels: readonly string[];
+  readonly unmatched: number;
+  readonly outsideApi: number;
+  private readonly tallies: LabelTally[];
+  inFlight = 0;
+
+  constructor(operationIds: readonly string[]) {
+    this.labels = [...operationIds, UNMATCHED, OUTSIDE_API];
+    this.unmatched = operationIds.length;
+    this.outsideApi = operationIds.length + 1;
+    this.tallies = this.labels.map(() => ({
+      byMethodStatus: new Map(),
+      buckets: new Float64Array(LATENCY_BUCKETS.length + 1),
+      totalSeconds: 0,
+    }));
+  }
+
+  /** Records one finished request of label `index`. */
+  record(index: number, method: string, status: number, seconds: number): void {
+    const tally = this.tallies[index] as LabelTally;
+    const key = (METHOD_INDEX.get(method) ?? OTHER_METHOD) * 1000 + status;
+    tally.byMethodStatus.set(key, (tally.byMethodStatus.get(key) ?? 0) + 1);
+    let bucket = 0;
+    while (bucket < LATENCY_BUCKETS.length && seconds > (LATENCY_BUCKETS[bucket] as number)) {
+      bucket++;
+    }
+    (tally.buckets as Float64Array)[bucket] = ((tally.buckets as Float64Array)[bucket] ?? 0) + 1;
+    tally.totalSeconds += seconds;
+  }
+
+  /** Every (label, method, status) count so far. */
+  *counts(): Generator<{ operationId: string; method: string; status: string; count: number }> {
+    for (const [i, tally] of this.tallies.entries()) {
+      for (const [key, count] of tally.byMethodStatus) {
+        const status = key % 1000;
+        yield {
+          operationId: this.labels[i] as string,
+          method: METHOD_LABELS[Math.floor(key / 1000)] as string,
+          status: status === ABORTED ? "aborted" : String(status),
+          count,
+        };
+      }
+    }
+  }
+
+  /** Each label's latency buckets, sum and count, for the labels that saw a request. */
+  *latencies(): Generator<{ operationId: string; buckets: Float64Array; seconds: number }> {
+    for (const [i, tally] of this.tallies.entries()) {
+      if (tally.byMethodStatus.size === 0) continue;
+      yield {
+        operationId: this.labels[i] as string,
+        buckets: tally.buckets,
+        seconds: tally.totalSeconds,
+      };
+    }
+  }
+}
+
+/** Counts by a small fixed set of label values (plans, codes), kept as plain numbers. */
+export class EventTally {
+  private readonly counts = new Map<string, number>();
+
+  add(key: string): void {
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  entries(): IterableIterator<[string, number]> {
+    return this.counts.entries();
+  }
+}
