@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { basePathOf } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ADDED, compileServer, preparedScratch, repo } from "./drill-support.js";
 import { layout } from "./scratch.js";
@@ -87,7 +88,7 @@ describe("drill: an operation added to the spec without a handler", { timeout: 1
         ?.slice(1)
         .find(Boolean);
       const key = /\n {2}(ask_\S+)\n/.exec(stderr)?.[1];
-      const base = `${url}/v1`;
+      const base = `${url}${basePathOf(JSON.parse(readFileSync(join(ahead.distDir, "openapi.json"), "utf8")))}`;
       const auth = { authorization: `Bearer ${key}` };
       const added = await fetch(`${base}${ADDED.path}`, { headers: auth });
       expect(added.status, await added.clone().text()).toBe(500);
