@@ -79,7 +79,9 @@ describe("drill: an operation added to the spec without a handler", { timeout: 1
       stderr += String(chunk);
     });
     try {
-      for (let waited = 0; !/"msg":"listening"/.test(stdout); waited += 50) {
+      // The development key is printed on stderr after the listening line: wait for both.
+      const ready = () => /"msg":"listening"/.test(stdout) && /\n {2}ask_\S+\n/.test(stderr);
+      for (let waited = 0; !ready(); waited += 50) {
         if (waited > 60_000 || child.exitCode !== null) throw new Error(`${stdout}${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
