@@ -4,12 +4,12 @@
  * metrics listener, per instance (and said so). `keys backup`: an online copy of the SQLite file.
  */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { useService } from "@animal-store/test-support";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { contract, policy, roomyPlan } from "./support/contract.js";
+import { freePort } from "./support/free-port.js";
 import {
   createKeyIn,
   kill,
@@ -18,14 +18,6 @@ import {
   spawnServer,
 } from "./support/server-process.js";
 import { tempDir } from "./support/test-app.js";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const redisService = await useService("redis", "server: keys usage from Redis");
 const temp = tempDir();

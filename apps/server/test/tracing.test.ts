@@ -6,7 +6,6 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { useService } from "@animal-store/test-support";
 import { operationAt } from "@animal-store/test-support/spec";
@@ -15,6 +14,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { tracingRequested } from "../src/tracing-env.js";
 import { policy } from "./support/contract.js";
+import { freePort } from "./support/free-port.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
@@ -42,14 +42,6 @@ interface ExportedSpan {
 
 const SERVER_KIND = 1;
 
-/** A free loopback port (bound and released at once), for the metrics listener. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 const pgService = await useService("postgres", "server: tracing on PostgreSQL + Redis");
 const redisService = await useService("redis", "server: tracing on PostgreSQL + Redis");
 
