@@ -12,6 +12,14 @@ import { once } from "node:events";
 import { pathToFileURL } from "node:url";
 import { jsonLogs, relay } from "./output.mjs";
 
+// The workers accept from the shared socket themselves (SCHED_NONE), rather than the primary
+// accepting and passing each connection on (round robin, Node's default on Linux). Under round
+// robin a connection handed to a worker that exits before acknowledging it stays with the
+// primary, open and never answered: a request sent as the old worker drains could hang forever
+// (seen about once in eight restarts). With a shared accept queue a draining worker simply stops
+// accepting, and whatever waits in the queue goes to the worker still listening.
+cluster.schedulingPolicy = cluster.SCHED_NONE;
+
 const STANDBY = pathToFileURL(new URL("./standby.mjs", import.meta.url).pathname).href;
 
 /** @typedef {import("node:cluster").Worker} Worker */

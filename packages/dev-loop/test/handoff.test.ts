@@ -38,6 +38,12 @@ function get(path: string): Promise<{ status: number; body: string } | { error: 
     req.on("error", (error: NodeJS.ErrnoException) =>
       resolve({ error: error.code ?? error.message }),
     );
+    // A request that is accepted but never answered is an outcome too (a connection lost in the
+    // hand-over once hung here until the test's own timeout, naming nothing).
+    req.setTimeout(15_000, () => {
+      resolve({ error: `no answer to GET ${path} within 15 s` });
+      req.destroy();
+    });
     req.end();
   });
 }
