@@ -27,6 +27,7 @@ import { type RequestLocals, requestContext } from "./request-context/request-co
 import { responseHeaders } from "./response-headers/response-headers.js";
 import { handle } from "./responses/handle.js";
 import { answerOptions, refuseUnmatched } from "./routing/answers.js";
+import { installApiFront } from "./routing/api-front.js";
 import { type Preflight, type Routed, router, type Unmatched } from "./routing/router.js";
 import { buildRouteTable } from "./routing/table.js";
 import type { ApiKeyStore } from "./storage/api-key-store.js";
@@ -80,15 +81,15 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   const { metrics } = deps;
   // Read once: with tracing off no tracing step is added and the limiter is not wrapped.
   const tracing = requestTracing();
-  if (metrics) app.use(measureRequests(metrics, contract.basePath));
+  const measure = metrics && measureRequests(metrics, contract.basePath);
+  if (measure) app.use(measure);
 
-  // Every request, ops routes included.
-  app.use(
-    Lifecycle.after()
-      .use(requestContext(logger))
-      .use(responseHeaders({ corsOrigins: config.corsOrigins, cors: contract.cors, clock }))
-      .handler(),
-  );
+  // Every request, ops routes included. The fixed headers first: on a response with no header
+  // yet they cost one object (response-headers/preset-headers.ts).
+  const everyRequest = Lifecycle.after()
+    .use(responseHeaders({ corsOrigins: config.corsOrigins, cors: contract.cors, clock }))
+    .use(requestContext(logger));
+  app.use(everyRequest.handler());
 
   // An address may cost as many store lookups of unknown keys per minute as its anonymous plan
   // allows it requests.
@@ -119,24 +120,31 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   const { realm } = contract;
   const checked = config.validateResponses;
 
-  // A request of an operation. Deprecation headers first, so every answer of a deprecated
-  // operation (401 and 429 included) carries them; rate limiting before the credential check,
-  // so 401s are counted and carry X-RateLimit-* too.
+  // A request of an operation, one lifecycle per operation: a step that does nothing for an
+  // operation (deprecation for one that is not deprecated, the body for one without) is left
+  // out of its lifecycle. Deprecation headers first, so every answer of a deprecated operation
+  // (401 and 429 included) carries them; rate limiting before the credential check, so 401s are
+  // counted and carry X-RateLimit-* too.
   const routed = Lifecycle.after<RequestLocals & Routed<CompiledOperation>>();
-  const operation = (tracing ? routed.use(traceOperation(tracing, contract.basePath)) : routed)
-    .use(deprecationHeaders)
-    .use(identify)
-    .use(count)
-    .use(
-      requireCredential({
-        realm,
-        required: (locals: Routed<CompiledOperation>) => locals.operation.requiresCredential,
-      }),
-    )
-    .use(refuseAfterSunset(clock))
-    .use(jsonRequestBody(contract.bodyLimitBytes))
-    .use(validateRequest)
-    .use(handle({ checked }));
+  const traced = tracing ? routed.use(traceOperation(tracing, contract.basePath)) : routed;
+  const credential = requireCredential({
+    realm,
+    required: (locals: Routed<CompiledOperation>) => locals.operation.requiresCredential,
+  });
+  const sunset = refuseAfterSunset(clock);
+  const body = jsonRequestBody(contract.bodyLimitBytes);
+  const handled = handle({ checked });
+  const operation = (op: CompiledOperation) =>
+    traced
+      .useIf(op.deprecation?.headers !== undefined, deprecationHeaders)
+      .use(identify)
+      .use(count)
+      .use(credential)
+      .useIf(op.deprecation?.sunsetMs !== undefined, sunset)
+      .useIf(op.requestBody !== undefined, body)
+      .use(validateRequest)
+      .use(handled)
+      .handler();
   // OPTIONS on a path that does not declare it: the caller's window is read, never counted.
   const options = Lifecycle.after<RequestLocals & Preflight>()
     .use(identify)
@@ -149,14 +157,12 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     .use(count)
     .use(requireCredential({ realm, required: () => !contract.anonymousByDefault }))
     .use(refuseUnmatched);
-  app.use(
-    contract.basePath || "/",
-    router<CompiledOperation, RequestLocals>(buildRouteTable(deps.operations), {
-      operation: operation.handler(),
-      options: options.handler(),
-      unmatched: unmatched.handler(),
-    }),
-  );
+  const apiRouter = router<CompiledOperation, RequestLocals>(buildRouteTable(deps.operations), {
+    operation,
+    options: options.handler(),
+    unmatched: unmatched.handler(),
+  });
+  app.use(contract.basePath || "/", apiRouter);
 
   // Everything outside the API carries the rate-limit headers too: an unknown path or version is
   // counted like any request, the ops routes and OPTIONS only read the caller's window. After the
@@ -174,12 +180,17 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     }),
   );
   app.use(notFound);
-  app.use(
-    errorHandler(logger, {
-      checked,
-      onStoreUnavailable: metrics && (() => metrics.databaseErrors++),
-    }),
-  );
+  const handleError = errorHandler(logger, {
+    checked,
+    onStoreUnavailable: metrics && (() => metrics.databaseErrors++),
+  });
+  app.use(handleError);
+  // The same steps for requests under the base path, without Express's router (api-front.ts).
+  installApiFront(app, {
+    basePath: contract.basePath,
+    steps: [...(measure ? [measure] : []), ...everyRequest.list(), apiRouter],
+    errorHandler: handleError,
+  });
   return app;
 }
 

@@ -112,13 +112,23 @@ describe("deprecated operations of the bundled spec", () => {
 describe("an operation deprecated by a spec edit", () => {
   it("gets its headers and its 410 from the edited spec alone", async () => {
     const spec = structuredClone(bundled.spec);
-    const [path, item] =
-      Object.entries(spec.paths).find(
-        ([, i]) => !(i.get as { deprecated?: boolean })?.deprecated,
-      ) ?? [];
-    const get = item?.get as Record<string, unknown>;
+    // Any operation the spec does not deprecate yet, whatever its method (the app above answers
+    // every request alike): the spec may deprecate any of them.
+    const [path, get] =
+      Object.entries(spec.paths)
+        .flatMap(([p, item]) =>
+          Object.values(item as Record<string, unknown>).map((o) => [p, o] as const),
+        )
+        .find(
+          ([, o]) =>
+            typeof o === "object" &&
+            o !== null &&
+            "operationId" in o &&
+            !(o as { deprecated?: boolean }).deprecated,
+        ) ?? [];
+    if (!get) throw new Error("the spec has no operation that is not deprecated");
     const replacement = Object.entries(spec.paths).find(([p]) => p !== path)?.[0];
-    Object.assign(get, {
+    Object.assign(get as Record<string, unknown>, {
       deprecated: true,
       "x-deprecated-since": "2031-01-01",
       "x-sunset": "2031-06-01",

@@ -17,6 +17,7 @@
  */
 import { IncomingMessage, ServerResponse } from "node:http";
 import type { Express } from "express";
+import { newLocals } from "../request-context/locals.js";
 
 export interface MessageClasses {
   IncomingMessage: typeof IncomingMessage;
@@ -33,7 +34,10 @@ export function expressMessageClasses(app: Express): MessageClasses {
   const existing = installed.get(app);
   if (existing) return existing;
   class ExpressRequest extends IncomingMessage {}
-  class ExpressResponse extends ServerResponse {}
+  class ExpressResponse extends ServerResponse {
+    // Born with its locals (request-context/locals.ts): Express's app.handle keeps them.
+    locals = newLocals();
+  }
   Object.setPrototypeOf(ExpressRequest.prototype, app.request);
   Object.setPrototypeOf(ExpressResponse.prototype, app.response);
   app.request = ExpressRequest.prototype as unknown as Express["request"];

@@ -4,19 +4,14 @@
  * to what cannot be read as a request (connection-answers.ts) and to what Node would let through
  * or answer itself (request-edge.ts, `CONNECT`, `Expect`); and listening and closing.
  */
-import {
-  createServer,
-  type IncomingMessage,
-  type RequestListener,
-  type Server,
-  type ServerResponse,
-} from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { PlanLimits } from "@animal-store/openapi";
 import type { Express } from "express";
 import type { AppConfig } from "../config.js";
 import { connectionErrors } from "../errors.js";
 import type { RateLimiter } from "../rate-limit/index.js";
+import { apiListener } from "../routing/api-front.js";
 import { connectionAnswers } from "./connection-answers.js";
 import { capConnections } from "./connection-caps.js";
 import { expressMessageClasses } from "./express-messages.js";
@@ -49,7 +44,7 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
     ...expressMessageClasses(app),
   });
   const answers = connectionAnswers(options);
-  const handle = app as RequestListener;
+  const handle = apiListener(app);
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     // A request pipelined behind a refused one is never served.

@@ -45,4 +45,19 @@ describe("Lifecycle", () => {
     const unrouted = Lifecycle.after().use(setsCaller).use(readsRoute);
     expect([early, unrouted].every((lifecycle) => lifecycle instanceof Lifecycle)).toBe(true);
   });
+
+  it("leaves a step out with useIf when it does not apply, and runs it when it does", async () => {
+    const ran: string[] = [];
+    const marks = step<object>(function marks(_req, _res, next) {
+      ran.push("marks");
+      next();
+    });
+    await run(Lifecycle.after().useIf(false, marks).use(setsCaller).handler());
+    expect(ran).toEqual([]);
+    await run(Lifecycle.after().useIf(true, marks).use(setsCaller).handler());
+    expect(ran).toEqual(["marks"]);
+    // @ts-expect-error readsRoute reads `route`: useIf keeps the order check of use.
+    const unrouted = Lifecycle.after().useIf(true, readsRoute);
+    expect(unrouted).toBeInstanceOf(Lifecycle);
+  });
 });

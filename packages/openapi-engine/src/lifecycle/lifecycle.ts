@@ -64,6 +64,26 @@ export class Lifecycle<Start extends object, Have extends object = Start> {
     return new Lifecycle<Start, Have & Sets>([...this.steps, next as unknown as RequestHandler]);
   }
 
+  /**
+   * This lifecycle with `next` at its end when `applies`, unchanged otherwise: for a step that
+   * does nothing for some operations (their lifecycles are built one per operation and leave it
+   * out). Such a step can set no local: a later step could not tell whether it ran.
+   */
+  useIf<Needs extends object>(
+    applies: boolean,
+    next: Step<Needs, Record<never, never>>,
+    ..._order: Have extends Needs ? [] : [missing: Exclude<keyof Needs, keyof Have>]
+  ): Lifecycle<Start, Have> {
+    return applies
+      ? new Lifecycle<Start, Have>([...this.steps, next as unknown as RequestHandler])
+      : this;
+  }
+
+  /** The steps, in order: for a caller that runs them among others (routing/api-front.ts). */
+  list(): readonly RequestHandler[] {
+    return this.steps;
+  }
+
   /** The steps as one Express middleware. */
   handler(): Branch<Start> {
     return compose(this.steps);

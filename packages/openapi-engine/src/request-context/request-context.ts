@@ -25,7 +25,7 @@ function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-/** The first step of every request: sets `requestId` (and `startedAt`); logs each finished request. */
+/** The second step of every request (after the fixed headers): sets `requestId` (and `startedAt`); logs each finished request. */
 export function requestContext(logger: Logger) {
   const logRequests = logger.isLevelEnabled("info");
   // The access line is built below from fixed fields (never headers or the query string), so it

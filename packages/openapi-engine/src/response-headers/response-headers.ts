@@ -8,6 +8,7 @@ import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
 import { step } from "../lifecycle/lifecycle.js";
+import { presetHeaders } from "./preset-headers.js";
 
 /**
  * helmet, reduced to the headers that protect a JSON API (OWASP REST Security Cheat Sheet):
@@ -91,13 +92,13 @@ export interface ResponseHeaderOptions {
   clock: () => number;
 }
 
-/** The second step of every request: security headers, no-store, CORS and, with a test clock, Date. */
+/** The first step of every request: security headers, no-store, CORS and, with a test clock, Date. */
 export function responseHeaders(options: ResponseHeaderOptions) {
-  const headers = staticResponseHeaders();
+  const preset = presetHeaders(staticResponseHeaders());
   const cors = corsFor(options.corsOrigins, options.cors);
   const clock = options.clock === Date.now ? undefined : options.clock;
   return step(function responseHeaders(req, res, next) {
-    for (const [name, value] of headers) res.setHeader(name, value);
+    preset(res);
     if (clock !== undefined) res.setHeader("Date", new Date(clock()).toUTCString());
     if (cors === null) next();
     else cors(req, res, next);

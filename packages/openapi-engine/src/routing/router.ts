@@ -37,7 +37,8 @@ export interface Unmatched {
 
 /** The lifecycles the router hands requests to; `Before` is what was set before the router. */
 export interface RouterBranches<Op, Before extends object> {
-  operation: Branch<Before & Routed<Op>>;
+  /** The lifecycle of each operation (built once per operation, when the router is made). */
+  operation: (operation: Op) => Branch<Before & Routed<Op>>;
   options: Branch<Before & Preflight>;
   unmatched: Branch<Before & Unmatched>;
 }
@@ -47,6 +48,12 @@ export function router<Op extends RoutedOperation, Before extends object>(
   table: PathEntry<Op>[],
   branches: RouterBranches<Op, Before>,
 ) {
+  const lifecycles = new Map<Op, Branch<Before & Routed<Op>>>();
+  for (const entry of table) {
+    for (const operation of entry.byMethod.values()) {
+      if (!lifecycles.has(operation)) lifecycles.set(operation, branches.operation(operation));
+    }
+  }
   return function route(req: Request, res: Response, next: NextFunction): void {
     const path = req.path;
     for (const entry of table) {
@@ -61,7 +68,7 @@ export function router<Op extends RoutedOperation, Before extends object>(
           req.params = params;
         }
         (res.locals as Routed<Op>).operation = operation;
-        branches.operation(req, res, next);
+        (lifecycles.get(operation) as Branch<Before & Routed<Op>>)(req, res, next);
       } else if (req.method === "OPTIONS") {
         (res.locals as Preflight).allow = entry.allow;
         branches.options(req, res, next);

@@ -148,8 +148,10 @@ export function requestValidation(apiDoc: Json, ajvOptions: unknown) {
   /** True when the request went through `plan.direct`; false leaves it to the stock path. */
   function validateDirect(plan: DirectPlan, req: Request): boolean {
     const query = req.query as Record<string, unknown>;
-    // As the stock path leaves it: Express 5's req.query getter replaced by the parsed object.
-    Object.defineProperty(req, "query", { writable: true, value: query });
+    // As the stock path leaves it: Express 5's req.query getter replaced by the parsed object
+    // (validate.ts has pinned it already when it runs this).
+    if (!Object.hasOwn(req, "query"))
+      Object.defineProperty(req, "query", { writable: true, value: query });
     if (plan.checksReserved) {
       const url = req.originalUrl;
       const at = url.indexOf("?");

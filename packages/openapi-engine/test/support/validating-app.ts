@@ -49,10 +49,11 @@ export async function validatingApp(
     basePath,
     express.json(),
     router<(typeof operations)[number], object>(buildRouteTable(operations), {
-      operation: Lifecycle.after<{ operation: (typeof operations)[number] }>()
-        .use(validateRequest)
-        .use(answer)
-        .handler(),
+      operation: () =>
+        Lifecycle.after<{ operation: (typeof operations)[number] }>()
+          .use(validateRequest)
+          .use(answer)
+          .handler(),
       options: Lifecycle.after().use(refuse).handler(),
       unmatched: Lifecycle.after().use(refuse).handler(),
     }),

@@ -1,0 +1,72 @@
+import { createServer, type ServerResponse } from "node:http";
+import { describe, expect, it } from "vitest";
+import { presetHeaders, presetIsDirect } from "./preset-headers.js";
+import { staticResponseHeaders } from "./response-headers.js";
+
+const TRANSPORT = new Set(["date", "connection", "keep-alive", "content-length", "content-type"]);
+
+/** What a client receives from a server that runs `run` on each answer (a 204). */
+async function received(run: (res: ServerResponse) => void): Promise<[string, string][]> {
+  const server = createServer((_req, res) => {
+    run(res);
+    res.statusCode = 204;
+    res.end();
+  }).listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as { port: number };
+  const res = await fetch(`http://127.0.0.1:${port}/`);
+  await new Promise((resolve) => server.close(resolve));
+  return [...res.headers].filter(([name]) => !TRANSPORT.has(name));
+}
+
+describe("presetHeaders", () => {
+  const headers = staticResponseHeaders();
+  const viaSetHeader = (res: ServerResponse) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
+  };
+
+  it("writes Node's header table directly on this Node (an upgrade that breaks it is noticed)", () => {
+    expect(presetIsDirect).toBe(true);
+  });
+
+  it("sends exactly what setHeader would, and Node reads them back", async () => {
+    const preset = presetHeaders(headers);
+    expect(await received(preset)).toEqual(await received(viaSetHeader));
+    let seen: unknown;
+    await received((res) => {
+      preset(res);
+      seen = res.getHeader("cache-control");
+    });
+    expect(seen).toBe("no-store");
+  });
+
+  it("keeps a header set before it, and later setHeader and appendHeader calls", async () => {
+    const preset = presetHeaders(headers);
+    const answer = await received((res) => {
+      res.setHeader("X-Earlier", "1");
+      preset(res);
+      res.setHeader("Cache-Control", "private");
+      res.appendHeader("Vary", "Origin");
+    });
+    const names = Object.fromEntries(answer);
+    expect(names["x-earlier"]).toBe("1");
+    expect(names["cache-control"]).toBe("private");
+    expect(names.vary).toBe("Origin");
+    expect(names["x-frame-options"]).toBe("DENY");
+  });
+
+  it("gives every response its own table (one answer's edit never reaches the next)", async () => {
+    const preset = presetHeaders(headers);
+    await received((res) => {
+      preset(res);
+      res.appendHeader("Cache-Control", "private");
+    });
+    const next = Object.fromEntries(await received(preset));
+    expect(next["cache-control"]).toBe("no-store");
+  });
+
+  it("refuses at start a header Node would refuse", () => {
+    expect(() => presetHeaders([["Bad Name", "x"]])).toThrow();
+    expect(() => presetHeaders([["X-Ok", "bad\nvalue"]])).toThrow();
+  });
+});
