@@ -15,9 +15,32 @@ afterAll(() => scratch.remove());
 const listPets = (spec: Json) => spec.paths["/pets"].get;
 const getPet = (spec: Json) => spec.paths["/pets/{petId}"].get;
 
+// An operation the spec does not deprecate, with a success response of its own (not a $ref) to
+// plant a header on: picked from the spec, since any operation may be the deprecated one.
+const undeprecated = Object.entries(source.paths as Record<string, Json>)
+  .flatMap(([path, item]) =>
+    Object.entries(item as Record<string, Json>).map(([method, op]) => ({ path, method, op })),
+  )
+  .map(({ path, method, op }) => ({
+    path,
+    method,
+    op,
+    status: Object.keys(op?.responses ?? {}).find(
+      (s) => /^2/.test(s) && op.responses[s].$ref === undefined && op.responses[s].headers,
+    ),
+  }))
+  .find(({ op, status }) => op?.operationId && !op.deprecated && status !== undefined);
+if (!undeprecated) throw new Error("the spec has no operation that is not deprecated");
+const plain = (spec: Json) => spec.paths[undeprecated.path][undeprecated.method];
+
 // What today's spec says, read rather than restated: getPet's sunset (as a date and as prose
 // writes it) and the base path with the version after it.
 const sunset = String(getPet(source)["x-sunset"]);
+// That sunset half a year later: computed, so no literal date here can be taken by the
+// restated-values scan for one the spec holds (whichever operation the spec deprecates).
+const later = new Date(Date.parse(`${sunset}T00:00:00Z`) + 180 * 86_400_000)
+  .toISOString()
+  .slice(0, 10);
 const written = (date: string) =>
   new Date(`${date}T00:00:00Z`).toLocaleDateString("en-GB", {
     day: "numeric",
@@ -27,6 +50,15 @@ const written = (date: string) =>
   });
 const base = basePathOf(source);
 const nextBase = base.replace(/\d+$/, (n) => String(Number(n) + 1));
+// The anonymous plan's per-minute limit and listPets' largest page, read too, each planted at
+// half its value (a value lint must then find quoted nowhere else).
+const anonymous = String(source.info["x-rate-limit-anonymous-plan"]);
+const perMinute = Number((source as Json).info["x-rate-limit-plans"][anonymous].perMinute);
+const halfPerMinute = Math.max(1, Math.floor(perMinute / 2));
+const row = (minute: number) =>
+  `| ${anonymous[0]?.toUpperCase()}${anonymous.slice(1)} | ${minute.toLocaleString("en-US")} |`;
+const pageMax = Number((source as Json).components.parameters.Limit.schema.maximum);
+const halfPageMax = Math.max(1, Math.floor(pageMax / 2));
 const prose = (spec: Json, from: string, to: string) => {
   if (!spec.info.description.includes(from)) throw new Error(`the prose has no "${from}"`);
   spec.info.description = spec.info.description.replace(from, to);
@@ -39,8 +71,8 @@ const cases: Case[] = [
   [
     "spec-facts/deprecation",
     "getPet's x-sunset moved alone",
-    (s) => Object.assign(getPet(s), { "x-sunset": "2031-06-01" }),
-    [written(sunset), "x-sunset: 2031-06-01"],
+    (s) => Object.assign(getPet(s), { "x-sunset": later }),
+    [written(sunset), `x-sunset: ${later}`],
   ],
   [
     "spec-facts/deprecation",
@@ -56,19 +88,21 @@ const cases: Case[] = [
   ],
   [
     "spec-facts/deprecation",
-    "listPets, not deprecated, declaring Sunset",
+    `${undeprecated.op.operationId}, not deprecated, declaring Sunset`,
     (s) => {
-      listPets(s).responses["200"].headers.Sunset = { $ref: "#/components/headers/Sunset" };
+      plain(s).responses[undeprecated.status as string].headers.Sunset = {
+        $ref: "#/components/headers/Sunset",
+      };
     },
     ["Sunset:"],
   ],
   [
     "spec-facts/plan-table",
-    "the Free plan at 30 a minute in the extension only",
+    `the ${anonymous} plan at ${halfPerMinute} a minute in the extension only`,
     (s) => {
-      s.info["x-rate-limit-plans"].free.perMinute = 30;
+      s.info["x-rate-limit-plans"][anonymous].perMinute = halfPerMinute;
     },
-    ["| Free | 60 |", "perMinute: 30"],
+    [row(perMinute), `perMinute: ${halfPerMinute}`],
   ],
   [
     "spec-facts/plan-table",
@@ -132,12 +166,12 @@ const cases: Case[] = [
   ],
   [
     "spec-facts/quoted-values",
-    "limit at most 50, its description and examples unchanged",
+    `limit at most ${halfPageMax}, its description and examples unchanged`,
     (s) => {
-      s.components.parameters.Limit.schema.maximum = 50;
-      s.components.parameters.Limit.examples.max.value = 50;
+      s.components.parameters.Limit.schema.maximum = halfPageMax;
+      s.components.parameters.Limit.examples.max.value = halfPageMax;
     },
-    ["from 1 to 100", "maximum: 50"],
+    [`from 1 to ${pageMax}`, `maximum: ${halfPageMax}`],
   ],
   [
     "spec-facts/quoted-values",
@@ -219,10 +253,10 @@ describe("spec-facts rules", () => {
     [
       "getPet's sunset moved with its prose",
       (s: Json) => {
-        getPet(s)["x-sunset"] = "2031-06-01";
+        getPet(s)["x-sunset"] = later;
         for (const [from, to] of [
-          [written(sunset), "1 June 2031"],
-          [sunset, "2031-06-01"],
+          [written(sunset), written(later)],
+          [sunset, later],
         ] as const) {
           const moved = (text: string) => text.replaceAll(from, to);
           getPet(s).description = moved(getPet(s).description);
@@ -234,10 +268,10 @@ describe("spec-facts rules", () => {
       },
     ],
     [
-      "the Free plan at 30 a minute with its row",
+      `the ${anonymous} plan at ${halfPerMinute} a minute with its row`,
       (s: Json) => {
-        s.info["x-rate-limit-plans"].free.perMinute = 30;
-        prose(s, "| Free | 60 |", "| Free | 30 |");
+        s.info["x-rate-limit-plans"][anonymous].perMinute = halfPerMinute;
+        prose(s, row(perMinute), row(halfPerMinute));
       },
     ],
   ] as const)("passes %s", async (why, change) => {

@@ -2,9 +2,11 @@
  * `pnpm drill:spec-edits [kind ...] [--keep]`: for each kind of everyday spec edit
  * (spec-edit-kinds.ts), a scratch copy of the repository as committed (`git archive HEAD`, a
  * clean clone), `pnpm install --offline`, the edit of openapi/openapi.yaml, the commands the edit
- * needs, `pnpm generate`, then the whole `pnpm test --continue` with the environment's services.
+ * needs, the product code it needs (a new operation's handler body), `pnpm generate`, then the
+ * whole `pnpm test --continue` with the environment's services.
  * A kind passes when every task passes, or, for an edit that departs from the interface document,
- * when the only failing test file is openapi/test/interface-document.test.ts. Slow (the full
+ * when the only failing test file is openapi/test/interface-document.test.ts (in the only failing
+ * task, the openapi package's tests). Slow (the full
  * suite per kind), so on demand and not part of `pnpm test`; the in-suite check is
  * apps/contract-tests/test/spec-edit-drill.test.ts.
  */
@@ -74,14 +76,26 @@ async function drill(kind: EditKind): Promise<boolean> {
     const specFile = join(scratch, "openapi/openapi.yaml");
     writeFileSync(specFile, kind.edit(readFileSync(specFile, "utf8")));
     for (const command of kind.commands ?? []) ok = ok && (await step(command)) === 0;
+    for (const [path, text] of Object.entries(kind.code ?? {})) {
+      writeFileSync(join(scratch, path), text);
+      writeFileSync(log, `\n(wrote ${path}, product code the edit needs)\n`, { flag: "a" });
+    }
+    if (kind.code)
+      ok =
+        ok &&
+        (await step(["pnpm", "exec", "biome", "format", "--write", ...Object.keys(kind.code)])) ===
+          0;
     ok = ok && (await step(["pnpm", "generate"])) === 0;
   }
   const tested = ok ? await step(["pnpm", "test", "--continue"]) : 1;
   const { files, tasks } = failures(readFileSync(log, "utf8"));
+  // The interface document's test file is the only one failing, and its task the only task (a
+  // failing lint or typecheck names no test file).
   const onlyDocument =
     kind.departsFromDocument &&
     files.length > 0 &&
-    files.every((file) => file.endsWith("interface-document.test.ts"));
+    files.every((file) => file.endsWith("interface-document.test.ts")) &&
+    tasks.every((task) => task === "@animal-store/openapi#test");
   const passed = ok && (tested === 0 || onlyDocument);
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
   console.log(

@@ -11,7 +11,7 @@ import {
   parameterlessResource,
   type SpecEdit,
 } from "@animal-store/test-support/spec-edits";
-import { parse, stringify } from "yaml";
+import { type Document, isMap, parseDocument } from "yaml";
 
 export interface EditKind {
   name: string;
@@ -23,6 +23,11 @@ export interface EditKind {
   edit(text: string): string;
   /** Commands run in the scratch copy after the edit, before `pnpm generate` and `pnpm test`. */
   commands?: string[][];
+  /**
+   * Product code a person writes after the commands, by path: what "Changing the API" says the
+   * edit needs that no command can write (a new operation's handler body). Never a test.
+   */
+  code?: Record<string, string>;
 }
 
 /** Replaces `from` (which must occur) with `to` in `text`, every occurrence. */
@@ -32,12 +37,36 @@ function swap(text: string, from: string | RegExp, to: string): string {
   return typeof from === "string" ? text.replaceAll(from, to) : text.replace(from, to);
 }
 
-/** A structural edit of the parsed spec, written back as YAML. */
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
+
+/** Writes into `doc` at `path` only what changed from `before` to `after`, key by key. */
+function applyChanges(doc: Document, path: string[], before: unknown, after: unknown): void {
+  if (same(before, after)) return;
+  if (isObject(before) && isObject(after) && isMap(doc.getIn(path, true))) {
+    for (const key of Object.keys(before)) if (!(key in after)) doc.deleteIn([...path, key]);
+    for (const [key, value] of Object.entries(after)) {
+      applyChanges(doc, [...path, key], before[key], value);
+    }
+    return;
+  }
+  doc.setIn(path, doc.createNode(structuredClone(after), { aliasDuplicateObjects: false }));
+}
+
+/**
+ * A structural edit of the parsed spec, written back into the YAML as a person would: only the
+ * nodes it changes are rewritten; the rest keeps its comments, quotes and flow lists (a test that
+ * plants a text edit on the edited spec still finds its text).
+ */
 function structural(...edits: SpecEdit[]): (text: string) => string {
   return (text) => {
-    const spec = parse(text);
+    const doc = parseDocument(text);
+    const before = doc.toJS();
+    const spec = structuredClone(before);
     for (const edit of edits) edit(spec);
-    return stringify(spec, { lineWidth: 0 });
+    applyChanges(doc, [], before, spec);
+    return doc.toString({ lineWidth: 0, flowCollectionPadding: false, singleQuote: true });
   };
 }
 
@@ -100,6 +129,9 @@ export const EDIT_KINDS: EditKind[] = [
         ["the first 20 available", "the first 10 available"],
         ["<?limit=20&", "<?limit=10&"],
       ].reduce((acc, [from, to]) => swap(acc, from as string, to as string), text),
+    // A narrower maximum refuses requests that passed: breaking, so a major version (the
+    // breaking-change gate fails without it).
+    commands: [["pnpm", "api-version", "major", "--message", "listPets pages hold at most 50."]],
   },
   {
     name: "base-path",
@@ -113,6 +145,35 @@ export const EDIT_KINDS: EditKind[] = [
     summary: "a parameterless resource, GET /categories (listCategories)",
     departsFromDocument: false,
     edit: structural(parameterlessResource("/categories", "listCategories", "Category")),
+    // The handler `pnpm scaffold` writes answers 500 not_implemented until its body is filled in.
+    commands: [["pnpm", "scaffold"]],
+    code: {
+      "apps/server/src/handlers/list-categories.ts": [
+        "/** listCategories: the categories the stored animals are filed under. */",
+        'import type { HandlerFactory } from "./types.js";',
+        "",
+        "const PAGE = 1000;",
+        "",
+        "// The store keeps no category names yet: each category is the id animals carry, named after it.",
+        'export const listCategories: HandlerFactory<"listCategories"> =',
+        "  (store) =>",
+        "  async ({ reply }) => {",
+        "    const ids = new Set<number>();",
+        "    for (let afterId: number | undefined; ; ) {",
+        "      const pets = await store.listPets({ limit: PAGE, afterId });",
+        "      for (const pet of pets) ids.add(pet.categoryId);",
+        "      if (pets.length < PAGE) break;",
+        "      afterId = pets.at(-1)?.id;",
+        "    }",
+        "    const sorted = [...ids].sort((a, b) => a - b);",
+        "    return reply(",
+        "      200,",
+        '      sorted.map((id) => ({ id, name: ["Category", id].join(" ") })),',
+        "    );",
+        "  };",
+        "",
+      ].join("\n"),
+    },
   },
   {
     name: "added-property",

@@ -24,7 +24,7 @@ import {
   planPerMinute,
   type SpecEdit,
 } from "@animal-store/test-support/spec-edits";
-import { basePath } from "@animal-store/test-support/spec-values";
+import { basePath, dayAfter, dayFromToday } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { bundledContractPath } from "../src/contract-paths.js";
@@ -85,12 +85,14 @@ async function drill(name: string, ...edits: SpecEdit[]) {
 const listPath = findOperation(parse(source), "listPets").path;
 const sunsetOf = (operationId: string) =>
   new Date(`${findOperation(parse(source), operationId).op["x-sunset"]}T00:00:00Z`);
+// getPet's sunset moved half a year later, computed from the spec's (never a literal date).
+const movedSunset = dayAfter(sunsetOf("getPet").toISOString().slice(0, 10), 180);
 
 // Under `pnpm drill:spec-edits` the spec is already edited: these edits of the committed spec do
 // not apply to it (the drill itself is what runs there).
 describe.skipIf(process.env.SPEC_EDIT_DRILL !== undefined)("the spec-edit drill", () => {
   it.concurrent.each([
-    ["ahead: 200 with Deprecation, Sunset and Link", "2026-06-01", "2031-06-01", 200],
+    ["ahead: 200 with Deprecation, Sunset and Link", dayFromToday(-30), dayFromToday(1800), 200],
     ["passed: 410 gone, with the headers", "2024-01-01", "2025-06-01", 410],
   ] as const)("(a) listPets deprecated, sunset %s", async (_label, since, sunset, status) => {
     const replacement = "GET /pets/{petId}";
@@ -140,7 +142,7 @@ describe.skipIf(process.env.SPEC_EDIT_DRILL !== undefined)("the spec-edit drill"
   });
 
   it.concurrent("(e) getPet's sunset moved: the server and Prism on the new bundle agree on the new Sunset", async () => {
-    const sunset = "2031-06-01";
+    const sunset = movedSunset;
     const { server, call } = await drill("sunset-moved", moveSunset("getPet", sunset));
     const key = await server.server.createKey({ plan: "pro", name: "drill" });
     const answer = await call("getPet", 404, { path: `${listPath}/424242`, apiKey: key });
@@ -148,7 +150,7 @@ describe.skipIf(process.env.SPEC_EDIT_DRILL !== undefined)("the spec-edit drill"
   });
 
   it.concurrent("(f) the sunset moved and the Free plan at 30: both mock modes follow the new bundle", async () => {
-    const sunset = "2031-06-01";
+    const sunset = movedSunset;
     const bundle = await editedBundle(
       "mocks",
       moveSunset("getPet", sunset),

@@ -9,6 +9,7 @@ import {
   type Pet,
 } from "@animal-store/client";
 import { operationDeprecation, storedResources } from "@animal-store/openapi";
+import { linksBesidesNext } from "@animal-store/test-support/links";
 import {
   enumOf,
   first,
@@ -152,9 +153,15 @@ describe.each(deprecated)("pnpm mock --stateful: $op.operationId, deprecated", (
   it("a day before its sunset: answered, with the spec's Deprecation, Sunset and Link", async () => {
     const answer = await call(new Date(sunset.getTime() - DAY));
     expect(answer.status).toBe(200);
-    for (const name of ["Deprecation", "Sunset", "Link"]) {
+    for (const name of ["Deprecation", "Sunset"]) {
       expect(answer.headers.get(name), name).toBe(declared[name]);
     }
+    // The example of a paged list's Link shows a next link too (RFC 8288: several links in one
+    // field); the successor's link is on every answer, a next link only on a page with more.
+    expect(linksBesidesNext(answer.headers.get("Link")), "Link").toEqual(
+      linksBesidesNext(declared.Link),
+    );
+    expect(linksBesidesNext(declared.Link)).not.toEqual([]);
   });
 
   it("from the sunset (--now): 410 gone, with the headers", async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { deprecated } from "@animal-store/test-support/spec-values";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { positiveDataAcceptance } from "./checks/data-checks.js";
@@ -19,9 +20,14 @@ const listing = contract.operations
 };
 const BREAKS_ABOVE = 37;
 
+/** The headers the spec's deprecation of that operation adds to every answer (none if it has none). */
+const deprecationHeaders =
+  deprecated.find(({ op }) => op.operationId === listing.op.operationId)?.headers ?? {};
+
 /**
  * A stand-in for the server that answers every request of that operation like the contract says
- * (the rate-limit and request-id headers, an empty page) except for that parameter above 37: 500.
+ * (the rate-limit and request-id headers, the deprecation headers if the spec deprecates it, an
+ * empty page) except for that parameter above 37: 500.
  */
 function brokenStandIn(): Server {
   return createServer((req, res) => {
@@ -34,6 +40,7 @@ function brokenStandIn(): Server {
       "x-ratelimit-remaining": "99",
       "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 60),
       "x-request-id": randomUUID(),
+      ...deprecationHeaders,
     });
     const error = { code: "internal_error", message: "planted", status: 500 };
     res.end(JSON.stringify(failing ? error : []));

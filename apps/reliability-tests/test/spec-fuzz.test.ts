@@ -71,7 +71,9 @@ const CHECK_CLASSES: CheckClass[] = [
   {
     name: NEGATIVE_DATA,
     check: negativeDataRejection,
-    appliesTo: (op) => op.parameters.length > 0 || op.requestBody !== null,
+    // An operation that takes nothing is still refused a query parameter it does not take.
+    appliesTo: (op) =>
+      op.parameters.length > 0 || op.requestBody !== null || !op.path.includes("{"),
   },
   { name: POSITIVE_DATA, check: positiveDataAcceptance, appliesTo: always },
   {

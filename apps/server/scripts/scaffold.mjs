@@ -7,6 +7,7 @@
 //     implements it; typed by OperationInput/OperationOutput);
 //   - test/handlers/<operation>.test.ts: a test that fails until the handler is written.
 // It never overwrites a file: an existing handler or test file is left as it is and named.
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { bundledSpecPath, readSpec, specOperations } from "@animal-store/openapi";
@@ -78,6 +79,8 @@ if (!index.includes(MARKER) || !store.includes(STORE_MARKER)) {
 const have = registered(index);
 const missing = specOperations(spec).filter((op) => !have.has(op.operationId));
 if (missing.length === 0) console.log("scaffold: every operation of the spec has a handler");
+/** The files this run wrote or changed, formatted at the end as `pnpm lint:code` wants them. */
+const touched = new Set();
 for (const op of missing) {
   const file = kebab(op.operationId);
   for (const [path, text] of [
@@ -90,6 +93,7 @@ for (const op of missing) {
     }
     mkdirSync(at(path.slice(0, path.lastIndexOf("/"))), { recursive: true });
     writeFileSync(at(path), text);
+    touched.add(at(path));
     console.log(`scaffold: wrote ${path}`);
   }
   const importLine = `import { ${op.operationId} } from "./${file}.js";\n`;
@@ -114,7 +118,21 @@ for (const op of missing) {
 writeFileSync(at("src/handlers/index.ts"), index);
 writeFileSync(at("src/store/types.ts"), store);
 if (missing.length > 0) {
-  console.log(
-    "scaffold: now fill in the bodies (`pnpm biome format --write apps/server` tidies them)",
-  );
+  touched.add(at("src/handlers/index.ts"));
+  touched.add(at("src/store/types.ts"));
+  // Formatted (imports sorted too) with the repository's Biome settings, so `pnpm test`
+  // (lint:code) passes on what was written: the lines' length depends on the operation's name.
+  const repo = fileURLToPath(new URL("../../..", import.meta.url));
+  try {
+    execFileSync(
+      `${repo}node_modules/.bin/biome`,
+      ["check", "--write", `--config-path=${repo}biome.json`, ...touched],
+      { stdio: "pipe" },
+    );
+  } catch (error) {
+    console.error(
+      `scaffold: could not format the files written (${String(error.stderr ?? error.message).trim()}): run pnpm format`,
+    );
+  }
+  console.log("scaffold: now fill in the bodies");
 }

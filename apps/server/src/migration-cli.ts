@@ -24,7 +24,10 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
-const [command, schemaName, property] = process.argv.slice(2);
+// `pnpm migration ...` reaches here through `pnpm run migration -- ...`, and pnpm passes the `--`.
+const args = process.argv.slice(2);
+if (args[0] === "--") args.shift();
+const [command, schemaName, property] = args;
 if (command !== "add-property" || !schemaName || !property) {
   fail("usage: pnpm migration add-property <Schema> <property>", 2);
 }

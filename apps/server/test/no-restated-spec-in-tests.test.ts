@@ -2,7 +2,8 @@
  * No test, test support or bench file restates what the contract holds where a spec edit would
  * leave it behind: the base path in front of a path of the spec (`/v1/pets`), a deprecated
  * operation's dates (as a date, an HTTP-date or seconds), the plan names listed, a plan's limit
- * expected in X-RateLimit-Limit, or listPets' page bounds in a query or a validation message.
+ * expected in X-RateLimit-Limit, or listPets' page bounds in a query or a validation message; nor
+ * does an Arazzo workflow write a page bound as a parameter's value (the gates pass it as input).
  * They read them from the bundled spec (@animal-store/test-support/spec-values) instead, so an
  * edit of openapi.yaml needs no test edit. One file restates them on purpose: the test proving
  * the spec says what the interface document says. A suite that declares its own contract
@@ -10,13 +11,14 @@
  * tests (packages/openapi-engine, openapi/src) run on their own fixture contracts and are not
  * scanned.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { operations } from "@animal-store/test-support/spec";
 import {
   anonymousPlan,
   basePath,
   deprecated,
+  otherBasePath,
   pagedLists,
   plans,
 } from "@animal-store/test-support/spec-values";
@@ -91,6 +93,11 @@ function restatements(): Restatement[] {
       pattern: new RegExp(`${literally(basePath)}/(${firstSegments})\\b`),
       ownContract: true,
     },
+    {
+      what: `the next version's base path ${otherBasePath} before a path of the spec (use otherBasePath)`,
+      pattern: new RegExp(`${literally(otherBasePath)}/(${firstSegments})\\b`),
+      ownContract: true,
+    },
     ...dates,
     ...bounds,
     {
@@ -125,6 +132,25 @@ function findRestatements(files: Record<string, string>): string[] {
   });
 }
 
+/** The Arazzo workflows, whose page sizes come in as inputs the gates read from the spec. */
+const WORKFLOWS = "openapi/arazzo";
+
+/** Each page bound written into a workflow as a value, as `file: what`. */
+function findWorkflowRestatements(files: Record<string, string>): string[] {
+  return Object.entries(files).flatMap(([file, text]) =>
+    pagedLists
+      .filter((list) =>
+        new RegExp(
+          `name:\\s*${literally(list.pageSize)}\\b[^-]*?\\bvalue:\\s*(${list.max}|${list.max + 1})\\b`,
+        ).test(text),
+      )
+      .map(
+        (list) =>
+          `${file}: ${list.op.operationId} ${list.pageSize} maximum as a value (take it as an input)`,
+      ),
+  );
+}
+
 describe("tests, test support and bench restate nothing the contract holds", () => {
   it("finds nothing outside the interface-document test", () => {
     const files = Object.fromEntries(
@@ -140,6 +166,29 @@ describe("tests, test support and bench restate nothing the contract holds", () 
     expect(findRestatements(files)).toEqual([]);
   });
 
+  it("finds no page bound written into an Arazzo workflow", () => {
+    const files = Object.fromEntries(
+      readdirSync(join(repo, WORKFLOWS))
+        .filter((name) => name.endsWith(".arazzo.yaml"))
+        .map((name) => [`${WORKFLOWS}/${name}`, readFileSync(join(repo, WORKFLOWS, name), "utf8")]),
+    );
+    expect(Object.keys(files).length).toBeGreaterThan(3);
+    expect(findWorkflowRestatements(files)).toEqual([]);
+  });
+
+  it("would find a page bound written into a workflow, and not one taken as an input", () => {
+    const [list] = pagedLists;
+    const step = (value: string) =>
+      `parameters:\n  - name: ${list?.pageSize}\n    in: query\n    value: ${value}\n`;
+    const found = findWorkflowRestatements({
+      "a.arazzo.yaml": step(String(list?.max)),
+      "b.arazzo.yaml": step(String((list?.max ?? 0) + 1)),
+      "c.arazzo.yaml": step("$inputs.pageMax"),
+      "d.arazzo.yaml": step("1"),
+    });
+    expect(found.map((line) => line.split(":")[0])).toEqual(["a.arazzo.yaml", "b.arazzo.yaml"]);
+  });
+
   it("would find a restated base path, date, page bound, plan list or limit", () => {
     const [first] = deprecated;
     const [list] = pagedLists;
@@ -152,9 +201,10 @@ describe("tests, test support and bench restate nothing the contract holds", () 
       "f.test.ts": `expect(limits).toEqual(["${anonymousPlan.perMinute}", "${anonymousPlan.perMinute - 1}"]);`,
       "g.test.ts": `// a comment may say ${basePath}/pets`,
       "h.test.ts": `const spec = { servers: [{ url: "${basePath}" }] }; get("${basePath}/pets");`,
+      "i.test.ts": `await fetch(\`\${url}${otherBasePath}/pets\`);`,
     };
     const found = findRestatements(planted);
-    for (const file of ["a", "b", "c", "d", "e", "f"].map((name) => `${name}.test.ts`)) {
+    for (const file of ["a", "b", "c", "d", "e", "f", "i"].map((name) => `${name}.test.ts`)) {
       expect(
         found.some((line) => line.startsWith(`${file}:`)),
         file,

@@ -3,6 +3,7 @@
  * version (counted, as the spec says), the ops routes (read, never counted or refused), 404, 405,
  * 413 and 415. Planted fault it was seen to fail on: the rate-limit step only inside the API.
  */
+import { otherBasePath } from "@animal-store/test-support/spec-values";
 import { describe, expect, it } from "vitest";
 import { contract } from "./support/contract.js";
 import { useRealServer } from "./support/real-server.js";
@@ -14,7 +15,7 @@ const auth = () => ({ authorization: `Bearer ${suite.key}` });
 
 describe("X-RateLimit-* on every response", () => {
   it("an unknown version or path is answered 404 with the headers, and counted", async () => {
-    const first = await fetch(`${suite.server.url}/v2${"/pets"}`, { headers: auth() });
+    const first = await fetch(`${suite.server.url}${otherBasePath}/pets`, { headers: auth() });
     const second = await fetch(`${suite.server.url}/nothing-here`, { headers: auth() });
     expect([first.status, second.status]).toEqual([404, 404]);
     expect(((await first.json()) as { code: string }).code).toBe("not_found");

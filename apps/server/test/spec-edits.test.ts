@@ -15,7 +15,7 @@ import {
   planPerMinute,
   type SpecEdit,
 } from "@animal-store/test-support/spec-edits";
-import { basePath } from "@animal-store/test-support/spec-values";
+import { basePath, dayFromToday } from "@animal-store/test-support/spec-values";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { startTestApp } from "./support/test-app.js";
@@ -64,7 +64,7 @@ describe("a plan's limit edited in x-rate-limit-plans", () => {
 });
 
 describe("an operation deprecated in the spec", () => {
-  const dates = { since: "2026-06-01", replacement: "GET /pets/{petId}" };
+  const dates = { since: dayFromToday(-30), replacement: "GET /pets/{petId}" };
 
   it("answers with Deprecation, Sunset and Link before its sunset", async () => {
     const spec = editedSpec(deprecate("listPets", { ...dates, sunset: "2999-06-01" }));
@@ -73,7 +73,7 @@ describe("an operation deprecated in the spec", () => {
       const answer = await app.api(list.path);
       expect(answer.status).toBe(200);
       expect(answer.headers.get("deprecation")).toBe(
-        `@${Date.parse("2026-06-01T00:00:00Z") / 1000}`,
+        `@${Date.parse(`${dates.since}T00:00:00Z`) / 1000}`,
       );
       expect(answer.headers.get("sunset")).toBe(new Date("2999-06-01T00:00:00Z").toUTCString());
       expect(answer.headers.get("link")).toBe(

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { type LoadedSpec, loadBundledSpec } from "@animal-store/openapi";
 import { useService } from "@animal-store/test-support";
 import { edited, optionalProperty } from "@animal-store/test-support/spec-edits";
+import { propertiesOf } from "@animal-store/test-support/spec-values";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../src/index.js";
@@ -23,20 +24,28 @@ const temp = tempDir();
 afterAll(() => temp.remove());
 const postgres = await useService("postgres", "storage check on PostgreSQL");
 
+/**
+ * The property added: `color`, or, when the spec already has one (the spec-edit drill adds it,
+ * with its migration), another name neither schema has, so that the edit still adds something.
+ */
+const added = ["color", "marking", "temperament"].find(
+  (name) =>
+    !propertiesOf("Pet").names.includes(name) && !propertiesOf("NewPet").names.includes(name),
+) as string;
 const color = { type: "string", maxLength: 30, pattern: "^[^\\u0000-\\u001f\\u007f]*$" };
-/** The bundle with an optional `color` on Pet and NewPet, as a person adds it. */
+/** The bundle with that optional property on Pet and NewPet, as a person adds it. */
 function withColor(): LoadedSpec {
   const spec = edited(
     loadBundledSpec().spec,
-    optionalProperty("Pet", "color", color),
-    optionalProperty("NewPet", "color", color),
+    optionalProperty("Pet", added, color),
+    optionalProperty("NewPet", added, color),
   );
   return { spec, text: JSON.stringify(spec) };
 }
 
 const MISSING = [
-  "NewPet.color (sent to createPet) has no column pets.color",
-  "pnpm migration add-property NewPet color",
+  `NewPet.${added} (sent to createPet) has no column pets.${added}`,
+  `pnpm migration add-property NewPet ${added}`,
 ];
 
 describe("storage follows the schema", () => {
@@ -69,7 +78,7 @@ describe("storage follows the schema", () => {
   async function roundTrip(store: Store) {
     const app = await startTestApp({ store, spec: withColor() });
     try {
-      const sent = { name: "Rex", categoryId: 1, color: "brindle ünd 🐶" };
+      const sent = { name: "Rex", categoryId: 1, [added]: "brindle ünd 🐶" };
       const created = await app.api("/pets", {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -90,7 +99,7 @@ describe("storage follows the schema", () => {
     await expect(checkStorage(before, withColor().spec)).rejects.toThrow(MISSING[0]);
     await (before as unknown as { db: { schema: KyselySchema } }).db.schema
       .alterTable("pets")
-      .addColumn("color", "text")
+      .addColumn(added, "text")
       .execute();
     await before.close();
     // Opened again, as the server opens it after its migrations: the insert covers the column.
@@ -109,7 +118,7 @@ describe("storage follows the schema", () => {
         await expect(checkStorage(store, withColor().spec)).rejects.toThrow(MISSING[0]);
         await (store as unknown as { db: { schema: KyselySchema } }).db.schema
           .alterTable("pets")
-          .addColumn("color", "text")
+          .addColumn(added, "text")
           .execute();
         await expect(checkStorage(store, withColor().spec)).resolves.toBeUndefined();
         await roundTrip(store);

@@ -103,6 +103,19 @@ describe("writeDeprecationHeaders", () => {
     });
   });
 
+  it("keeps the other links a declared Link example shows (a page's next), after the successor's", () => {
+    const spec = fixture();
+    const b = (spec.paths["/b"]?.get as JsonObject | undefined)?.responses as JsonObject;
+    (b["200"] as JsonObject).headers = {
+      ...declared,
+      Link: { required: true, schema: { type: "string" }, example: '<?cursor=abc>; rel="next"' },
+    };
+    writeDeprecationHeaders(spec);
+    const link = ((b["200"] as JsonObject).headers as Record<string, JsonObject>).Link;
+    expect(link?.example).toBe('</v2/new>; rel="successor-version", <?cursor=abc>; rel="next"');
+    expect((link?.schema as JsonObject | undefined)?.const).toBeUndefined();
+  });
+
   it("leaves the header components themselves without a value", () => {
     const spec = fixture();
     writeDeprecationHeaders(spec);

@@ -52,14 +52,27 @@ function ownResponse(
   return shared[name] as JsonObject;
 }
 
+/**
+ * The links of a declared `Link` example other than the successor's (a paged list's `next`):
+ * the field carries them on top of the successor link, so the example shows them too.
+ */
+function otherLinks(example: unknown): string[] {
+  if (typeof example !== "string") return [];
+  return example
+    .split(/,\s*(?=<)/)
+    .map((link) => link.trim())
+    .filter((link) => link !== "" && !/;\s*rel\s*=\s*"?successor-version"?/i.test(link));
+}
+
 /** A header declaration with the operation's value written in. */
 function withValue(spec: OpenApiDocument, declared: unknown, name: string, value: string) {
   const { examples: _examples, ...header } = deref<JsonObject>(spec, declared);
   const schema = deref<JsonObject>(spec, header.schema ?? { type: "string" });
+  const pinned = PINNED.has(name.toLowerCase());
   return {
     ...header,
-    schema: PINNED.has(name.toLowerCase()) ? { ...schema, const: value } : schema,
-    example: value,
+    schema: pinned ? { ...schema, const: value } : schema,
+    example: pinned ? value : [value, ...otherLinks(header.example)].join(", "),
   };
 }
 

@@ -17,6 +17,9 @@ function plan(...args: string[]): Map<string, string[]> {
   const json = execFileSync(`${root}node_modules/.bin/turbo`, ["run", ...args, "--dry=json"], {
     cwd: root,
     encoding: "utf8",
+    // The plan lists every input file's hash: outside a git checkout (the spec-edit drill's
+    // copies) that is every file, far beyond the default 1 MiB buffer.
+    maxBuffer: 512 * 1024 * 1024,
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
     stdio: ["ignore", "pipe", "ignore"],
   });
@@ -39,6 +42,10 @@ function upstream(graph: Map<string, string[]>, taskId: string): Set<string> {
   return seen;
 }
 
+// Each plan is a turbo run hashing the repository's files: seconds, many more outside a git
+// checkout (the spec-edit drill's copies) on a loaded machine.
+const PLAN_TIMEOUT_MS = 120_000;
+
 describe("the build graph", () => {
   it.each([
     ["build", "@animal-store/server"],
@@ -46,22 +53,30 @@ describe("the build graph", () => {
     ["typecheck", "@animal-store/server"],
     ["test", "@animal-store/server"],
     ["build", "@animal-store/client"],
-  ])("%s of %s regenerates the types from the spec first", (task, pkg) => {
-    const graph = plan(task, `--filter=${pkg}`);
-    const before = upstream(graph, `${pkg}#${task}`);
-    expect(before).toContain("@animal-store/api-types#generate");
-    expect(before).toContain("@animal-store/openapi#bundle");
-  });
+  ])(
+    "%s of %s regenerates the types from the spec first",
+    (task, pkg) => {
+      const graph = plan(task, `--filter=${pkg}`);
+      const before = upstream(graph, `${pkg}#${task}`);
+      expect(before).toContain("@animal-store/api-types#generate");
+      expect(before).toContain("@animal-store/openapi#bundle");
+    },
+    PLAN_TIMEOUT_MS,
+  );
 
-  it("pnpm generate never builds the generated package beside its generate", () => {
-    const graph = plan("generate");
-    for (const pkg of ["@animal-store/api-types", "@animal-store/client"]) {
-      const build = `${pkg}#build`;
-      if (graph.has(build)) expect(upstream(graph, build)).toContain(`${pkg}#generate`);
-    }
-    // The client's generator imports the api-types build, which waits for api-types' generate.
-    expect(upstream(graph, "@animal-store/client#generate")).toContain(
-      "@animal-store/api-types#generate",
-    );
-  });
+  it(
+    "pnpm generate never builds the generated package beside its generate",
+    () => {
+      const graph = plan("generate");
+      for (const pkg of ["@animal-store/api-types", "@animal-store/client"]) {
+        const build = `${pkg}#build`;
+        if (graph.has(build)) expect(upstream(graph, build)).toContain(`${pkg}#generate`);
+      }
+      // The client's generator imports the api-types build, which waits for api-types' generate.
+      expect(upstream(graph, "@animal-store/client#generate")).toContain(
+        "@animal-store/api-types#generate",
+      );
+    },
+    PLAN_TIMEOUT_MS,
+  );
 });

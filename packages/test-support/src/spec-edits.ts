@@ -89,12 +89,24 @@ export function deprecate(
       if (!/^2/.test(status)) continue;
       // A shared response is copied into the operation rather than changed for every operation.
       const own = structuredClone(resolveRef(spec, response));
+      const before = own.headers?.Link ? resolveRef(spec, own.headers.Link) : undefined;
       own.headers = { ...own.headers, ...deprecationHeaders };
+      if (before?.example !== undefined) {
+        // A paged operation already declared `Link` (its next page): the one field now carries
+        // both links (RFC 8288), so its declaration says so, and keeps the next link's example
+        // (the bundle puts the successor's link in front of it). The page's component goes.
+        const ownLink = `${operationId}Link`;
+        spec.components.headers[ownLink] = {
+          description:
+            'RFC 8288, two links in one field: the replacement operation (`rel="successor-version"`, its x-replacement) on every answer, and the next page (`rel="next"`, a relative reference holding only a query) unless this is the last page.',
+          required: true,
+          schema: { type: "string" },
+          example: before.example,
+        };
+        own.headers.Link = { $ref: `#/components/headers/${ownLink}` };
+      }
       op.responses[status] = own;
     }
-    // A paged operation already declared `Link` (its next page): the one field now carries both
-    // links (RFC 8288), declared by the successor's component, and the other component goes.
-    dropUnusedHeaderComponents(spec);
     // The headers every response of the operation declares (rate limits, request id, ...).
     const responses = Object.values(op.responses).map((r) => resolveRef(spec, r));
     const common = Object.fromEntries(
@@ -117,6 +129,9 @@ export function deprecate(
         },
       },
     };
+    // Last, once the 410 refers to what it needs: a component the operation no longer uses (a
+    // paged list's own next-link header) goes, and so would one a bundle kept unreferenced.
+    dropUnusedHeaderComponents(spec);
   };
 }
 

@@ -26,6 +26,14 @@ import { component, operations, policy, resolve, spec } from "./spec.js";
 /** The path every operation's path follows on the wire (`servers`' path, e.g. `/v1`). */
 export const basePath: string = basePathOf(spec);
 
+/**
+ * Another version's base path (`/v1` → `/v2`, the version number after the spec's one): what a
+ * client of another version would call, which this contract does not serve.
+ */
+export const otherBasePath: string = /\d+$/.test(basePath)
+  ? basePath.replace(/\d+$/, (n) => String(Number(n) + 1))
+  : `${basePath}/v9`;
+
 /** `path` (a path of the spec, `/pets`) as sent on the wire: under the base path. */
 export function apiPath(path: string): string {
   return `${basePath}${path}`;
@@ -61,6 +69,21 @@ export const tightestPlan = [...plans]
 /** The first plan whose limits are set per key (`custom`), if the spec has one. */
 export const customPlan = plans.find((plan) => plan.custom);
 
+/**
+ * `YYYY-MM-DD`, the UTC day `days` after today (before it when negative): a test's own date for a
+ * scratch edit, computed rather than written, so it is never a literal the restated-values scan
+ * could take for a date the spec holds.
+ */
+export function dayFromToday(days: number): string {
+  const today = Date.parse(new Date().toISOString().slice(0, 10));
+  return new Date(today + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** `date` (`YYYY-MM-DD`) moved by `days`, as `YYYY-MM-DD`. */
+export function dayAfter(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The operation `operationId`, from the bundled spec. */
 export function operation(operationId: string): SpecOperation {
   const found = operations.find((op) => op.operationId === operationId);
@@ -81,6 +104,14 @@ export const deprecated: Array<{
 /** The deprecation of `op`, or undefined when the spec does not deprecate it. */
 export function deprecationOf(op: SpecOperation): OperationDeprecation | undefined {
   return deprecated.find((entry) => entry.op === op)?.deprecation;
+}
+
+/**
+ * The `Link` value every answer of `op` carries whatever the page (a deprecated operation's
+ * `rel="successor-version"`), or undefined: on a paged list the `next` link comes on top of it.
+ */
+export function standingLink(op: SpecOperation): string | undefined {
+  return deprecated.find((entry) => entry.op === op)?.headers.Link;
 }
 
 /** Operations the spec does not deprecate, optionally only those with `method`. */

@@ -6,6 +6,8 @@
  */
 import type { Pet } from "@animal-store/api-types";
 import { deref, type JsonObject, operationPagination } from "@animal-store/openapi";
+import { linksBesidesNext, nextLinkTarget } from "@animal-store/test-support/links";
+import { operation, standingLink } from "@animal-store/test-support/spec-values";
 import { expect } from "vitest";
 import { contract } from "./contract.js";
 
@@ -38,8 +40,16 @@ export const paging = {
   statuses: (schemaOf("status").enum as string[]).slice(),
   /** The codes of the 400 examples for a cursor the service did not issue / made for another filter. */
   codes: pagination.codes,
-  /** The `Link` header's schema pattern on the paged operation's 200. */
-  linkPattern: new RegExp(String((linkHeader.schema as JsonObject).pattern)),
+  /** The `Link` header's schema pattern on the paged operation's 200, when it declares one. */
+  linkPattern:
+    (linkHeader.schema as JsonObject).pattern === undefined
+      ? undefined
+      : new RegExp(String((linkHeader.schema as JsonObject).pattern)),
+  /**
+   * The links every page carries besides `next` (a deprecated list's `successor-version`), as the
+   * spec's deprecation gives them; empty for a list that is not deprecated.
+   */
+  standingLinks: linksBesidesNext(standingLink(operation(list.operationId)) ?? ""),
   /** The cursor parameter's named examples, by name. */
   cursorExamples: Object.fromEntries(
     Object.entries(
@@ -50,15 +60,8 @@ export const paging = {
 
 /** The target of `Link: <...>; rel="next"`, resolved against `requestUrl`; undefined without one. */
 export function nextPageUrl(response: Response, requestUrl: string): string | undefined {
-  const link = response.headers.get("link");
-  if (link === null) return undefined;
-  for (const value of link.split(/,(?=\s*<)/)) {
-    const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(value);
-    const rel = /(?:^|;)\s*rel\s*=\s*(?:"([^"]*)"|([^\s;,]+))/i.exec(match?.[2] ?? "");
-    const rels = (rel?.[1] ?? rel?.[2] ?? "").toLowerCase().split(/\s+/);
-    if (match && rels.includes("next")) return new URL(match[1] ?? "", requestUrl).href;
-  }
-  return undefined;
+  const target = nextLinkTarget(response.headers.get("link"));
+  return target === undefined ? undefined : new URL(target, requestUrl).href;
 }
 
 /** One page as a suite sees it: its URL, status, pets and the next page's URL. */
