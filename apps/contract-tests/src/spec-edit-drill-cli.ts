@@ -1,5 +1,5 @@
 /**
- * `pnpm drill:spec-edits [kind ...] [--keep]`: for each kind of everyday spec edit
+ * `pnpm drill:spec-edits [kind ...] [--keep]` (`--list` prints the kinds as JSON): for each kind of everyday spec edit
  * (spec-edit-kinds.ts), a scratch copy of the repository as committed (`git archive HEAD`, a
  * clean clone), `pnpm install --offline`, the edit of openapi/openapi.yaml, the commands the edit
  * needs, the product code it needs (a new operation's handler body), `pnpm generate`, then the
@@ -7,8 +7,8 @@
  * A kind passes when every task passes, or, for an edit that departs from the interface document,
  * when the only failing test file is openapi/test/interface-document.test.ts (in the only failing
  * task, the openapi package's tests). Slow (the full
- * suite per kind), so on demand and not part of `pnpm test`; the in-suite check is
- * apps/contract-tests/test/spec-edit-drill.test.ts.
+ * suite per kind), so not part of `pnpm test`: GitHub CI runs one job per kind (`--list`); the
+ * in-suite check is apps/contract-tests/test/spec-edit-drill.test.ts.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -20,6 +20,11 @@ import { EDIT_KINDS, type EditKind } from "./spec-edit-kinds.js";
 const repo = new URL("../../..", import.meta.url).pathname;
 const args = process.argv.slice(2);
 const keep = args.includes("--keep");
+// The kinds as JSON, for CI to run one job per kind (.github/workflows/ci.yml).
+if (args.includes("--list")) {
+  console.log(JSON.stringify(EDIT_KINDS.map((kind) => kind.name)));
+  process.exit(0);
+}
 const wanted = args.filter((arg) => !arg.startsWith("--"));
 const unknown = wanted.filter((name) => !EDIT_KINDS.some((kind) => kind.name === name));
 if (unknown.length > 0) {
