@@ -9,6 +9,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { basePathOf, loadBundledSpec } from "@animal-store/openapi";
+import { turboHashedEnv } from "@animal-store/test-support/turbo-env";
 import { afterAll, expect, it } from "vitest";
 import { contractLimits } from "../src/contract-limits.js";
 import { freePort, waitForHttp } from "../src/server-process.js";
@@ -18,6 +19,9 @@ const env = {
   PATH: process.env.PATH ?? "",
   HOME: process.env.HOME ?? "/root",
   CONTAINERS_CONF: `${REPO}.ci/containers.conf`,
+  // So the image build's `pnpm artifact` finds this run's builds instead of rewriting them under
+  // the suites running beside this one (test-support/turbo-env).
+  ...turboHashedEnv(),
 };
 
 function run(command: string, args: string[], extra: Record<string, string> = {}): Promise<string> {

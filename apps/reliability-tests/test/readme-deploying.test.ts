@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { turboHashedEnv } from "@animal-store/test-support/turbo-env";
 import { afterAll, expect, it } from "vitest";
 import { freePort } from "../src/server-process.js";
 
@@ -45,6 +46,9 @@ it("runs the README's Deploying commands as written", { timeout: 300_000 }, asyn
         env: {
           PATH: process.env.PATH ?? "",
           HOME: process.env.HOME ?? scratch,
+          // So `pnpm artifact` finds this run's builds instead of rewriting them under the
+          // suites running beside this one (test-support/turbo-env).
+          ...turboHashedEnv(),
           PORT: String(port),
           METRICS_PORT: String(metricsPort),
         },
