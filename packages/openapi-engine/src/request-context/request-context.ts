@@ -9,6 +9,7 @@ import type { Response } from "express";
 import type { Logger } from "pino";
 import type { CallerLocals } from "../auth/credentials.js";
 import { step } from "../lifecycle/lifecycle.js";
+import { setEngineHeader } from "../response-headers/preset-headers.js";
 
 /** What the request context sets, for every later step and the error handler. */
 export interface RequestLocals {
@@ -52,7 +53,8 @@ export function requestContext(logger: Logger) {
     const requestId =
       typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
-    res.setHeader("X-Request-Id", requestId);
+    // Checked above (SANE_REQUEST_ID) or made here.
+    setEngineHeader(res, "x-request-id", "X-Request-Id", requestId);
     if (logRequests) {
       res.locals.startedAt = performance.now();
       res.on("finish", logFinished);

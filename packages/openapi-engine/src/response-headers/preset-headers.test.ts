@@ -1,6 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { presetHeaders, presetIsDirect } from "./preset-headers.js";
+import { presetHeaders, presetIsDirect, setEngineHeader } from "./preset-headers.js";
 import { staticResponseHeaders } from "./response-headers.js";
 
 const TRANSPORT = new Set(["date", "connection", "keep-alive", "content-length", "content-type"]);
@@ -68,5 +68,51 @@ describe("presetHeaders", () => {
   it("refuses at start a header Node would refuse", () => {
     expect(() => presetHeaders([["Bad Name", "x"]])).toThrow();
     expect(() => presetHeaders([["X-Ok", "bad\nvalue"]])).toThrow();
+  });
+});
+
+describe("setEngineHeader", () => {
+  const engineHeaders = (res: ServerResponse) => {
+    setEngineHeader(res, "x-request-id", "X-Request-Id", "abc-1");
+    setEngineHeader(res, "x-ratelimit-remaining", "X-RateLimit-Remaining", 41);
+  };
+
+  it("sends exactly what setHeader would, on a fresh response and after other headers", async () => {
+    const viaSetHeader = (res: ServerResponse) => {
+      res.setHeader("X-Request-Id", "abc-1");
+      res.setHeader("X-RateLimit-Remaining", 41);
+    };
+    expect(await received(engineHeaders)).toEqual(await received(viaSetHeader));
+    const preset = presetHeaders(staticResponseHeaders());
+    expect(
+      await received((res) => {
+        preset(res);
+        engineHeaders(res);
+      }),
+    ).toEqual(
+      await received((res) => {
+        preset(res);
+        viaSetHeader(res);
+      }),
+    );
+    let seen: unknown;
+    await received((res) => {
+      engineHeaders(res);
+      seen = [res.getHeader("x-ratelimit-remaining"), res.getHeaderNames()];
+    });
+    expect(seen).toEqual([41, ["x-request-id", "x-ratelimit-remaining"]]);
+  });
+
+  it("refuses, as setHeader does, once the head is sent", async () => {
+    let thrown: unknown;
+    await received((res) => {
+      res.flushHeaders();
+      try {
+        setEngineHeader(res, "x-late", "X-Late", "1");
+      } catch (error) {
+        thrown = error;
+      }
+    });
+    expect(thrown).toMatchObject({ code: "ERR_HTTP_HEADERS_SENT" });
   });
 });

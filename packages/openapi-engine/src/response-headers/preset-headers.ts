@@ -18,7 +18,7 @@ import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 
 /** The response's header table, as Node keeps it. */
-type HeaderTable = Record<string, [string, string]>;
+type HeaderTable = Record<string, [string, string | number]>;
 
 function probeResponse(): ServerResponse {
   return new ServerResponse(new IncomingMessage(new Socket()));
@@ -71,4 +71,29 @@ export function presetHeaders(
     if (target[TABLE] === null) target[TABLE] = table();
     else viaSetHeader(res);
   };
+}
+
+/**
+ * Sets one header as `setHeader` does, minus its checks, for a name and a value the engine wrote
+ * and knows to be valid: a constant name (with `lowerName` its lower case) and a number, a
+ * constant or an id it checked. Never for a value from a handler or a request, which `setHeader`
+ * must see. Headers already sent go through `setHeader`, for its error.
+ */
+export function setEngineHeader(
+  res: ServerResponse,
+  lowerName: string,
+  name: string,
+  value: string | number,
+): void {
+  if (TABLE === undefined || res.headersSent) {
+    res.setHeader(name, value);
+    return;
+  }
+  const target = res as unknown as Record<symbol, HeaderTable | null>;
+  let table = target[TABLE];
+  if (!table) {
+    table = Object.create(null) as HeaderTable;
+    target[TABLE] = table;
+  }
+  table[lowerName] = [name, value];
 }

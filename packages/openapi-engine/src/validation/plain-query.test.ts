@@ -1,0 +1,74 @@
+import { parse } from "node:querystring";
+import express, { type Request } from "express";
+import { describe, expect, it } from "vitest";
+import { readQuery, splitPlainQuery } from "./plain-query.js";
+
+/** Every string of `alphabet` up to `max` characters (the fast path's whole input space, small). */
+function all(alphabet: string, max: number): string[] {
+  let level = [""];
+  const out = [""];
+  for (let n = 1; n <= max; n++) {
+    level = level.flatMap((shorter) => [...alphabet].map((c) => shorter + c));
+    out.push(...level);
+  }
+  return out;
+}
+
+describe("the plain query split", () => {
+  it("builds what querystring.parse builds, for every string of a, b, =, & up to 7 characters", () => {
+    const inputs = all("ab=&", 7);
+    expect(inputs.length).toBeGreaterThan(20_000);
+    for (const text of inputs) {
+      const split = splitPlainQuery(text);
+      expect(split, text).toEqual(parse(text));
+      expect(Object.getPrototypeOf(split), text).toBe(null);
+    }
+  });
+
+  it("keeps a repeated name as an array in order, and names that are Object.prototype's own", () => {
+    const text = "a=1&__proto__=x&a=2&constructor&a=3&toString=";
+    expect(splitPlainQuery(text)).toEqual(parse(text));
+    expect(splitPlainQuery(text)?.a).toEqual(["1", "2", "3"]);
+  });
+
+  it("declines past querystring.parse's 1000 pairs, so the getter applies its limit", () => {
+    expect(splitPlainQuery(Array.from({ length: 1000 }, (_, i) => `k${i}=1`).join("&"))).toEqual(
+      parse(Array.from({ length: 1000 }, (_, i) => `k${i}=1`).join("&")),
+    );
+    expect(splitPlainQuery(Array.from({ length: 1001 }, () => "k=1").join("&"))).toBeUndefined();
+  });
+});
+
+describe("readQuery", () => {
+  const app = express();
+  /** A request of `app` for `url`, as Express makes it. */
+  const request = (url: string, on = app) => {
+    const req = Object.create(on.request) as Request;
+    Object.assign(req, { url, app: on, headers: {} });
+    return req;
+  };
+
+  it("equals Express's own req.query, split or not", () => {
+    for (const url of [
+      "/pets",
+      "/pets?",
+      "/pets?limit=20",
+      "/pets?limit=20&status=sold&limit=3",
+      "/pets?a=%41&b=c+d",
+      "/pets?a=1#frag",
+      "/pets?a= 1",
+      "/pets?a[b]=1",
+      `/pets?${Array.from({ length: 1001 }, () => "k=1").join("&")}`,
+    ]) {
+      expect(readQuery(request(url)), url).toEqual(request(url).query);
+    }
+  });
+
+  it("leaves an app with another query parser to its getter", () => {
+    const extended = express();
+    extended.set("query parser", "extended");
+    const req = request("/pets?a=1&a=2", extended);
+    expect(readQuery(req)).toEqual(req.query);
+    expect(Object.getPrototypeOf(readQuery(req))).not.toBe(null);
+  });
+});
