@@ -28,6 +28,58 @@ function shellBlocks(markdown: string, heading: string): string[] {
 const scratch = mkdtempSync(join(tmpdir(), "animal-store-readme-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+/**
+ * Runs `script` with bash -euo pipefail in a minimal environment. A step that fails stops the
+ * script before its own `kill` of the server it started in the background, so the script stops
+ * its background jobs however it ends (a failing run once left the server listening).
+ */
+function runScript(
+  script: string,
+  extra: Record<string, string> = {},
+): Promise<{ code: number; output: string }> {
+  const stopJobs = `trap 'jobs -p | xargs -r kill -TERM 2>/dev/null || true' EXIT\n`;
+  return new Promise((resolve) => {
+    execFile(
+      "bash",
+      ["-euo", "pipefail", "-c", stopJobs + script],
+      {
+        cwd: REPO,
+        timeout: 280_000,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: process.env.HOME ?? scratch,
+          // So `pnpm artifact` finds this run's builds instead of rewriting them under the
+          // suites running beside this one (test-support/turbo-env).
+          ...turboHashedEnv(),
+          ...extra,
+        },
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+    );
+  });
+}
+
+it("a Deploying script that fails part-way leaves nothing it started running", async () => {
+  const marker = `readme-deploying-${process.pid}-${Date.now()}`;
+  const { code } = await runScript(
+    `(exec -a ${marker} sleep 300) &\nSERVER=$!\nfalse\nkill $SERVER`,
+  );
+  expect(code).not.toBe(0);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const { readdirSync, readFileSync: read } = await import("node:fs");
+  const left = readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return read(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    });
+  expect(left).toEqual([]);
+});
+
 it("runs the README's Deploying commands as written", { timeout: 300_000 }, async () => {
   const blocks = shellBlocks(readFileSync(`${REPO}README.md`, "utf8"), "## Deploying");
   expect(blocks.length).toBeGreaterThan(0);
@@ -43,26 +95,9 @@ it("runs the README's Deploying commands as written", { timeout: 300_000 }, asyn
     .replaceAll("/srv/animal-store", `${scratch}/animal-store`)
     .replaceAll(":8080", `:${port}`)
     .replaceAll(":9464", `:${metricsPort}`);
-  const { code, output } = await new Promise<{ code: number; output: string }>((resolve) => {
-    execFile(
-      "bash",
-      ["-euo", "pipefail", "-c", script],
-      {
-        cwd: REPO,
-        timeout: 280_000,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: process.env.HOME ?? scratch,
-          // So `pnpm artifact` finds this run's builds instead of rewriting them under the
-          // suites running beside this one (test-support/turbo-env).
-          ...turboHashedEnv(),
-          PORT: String(port),
-          METRICS_PORT: String(metricsPort),
-        },
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
-    );
+  const { code, output } = await runScript(script, {
+    PORT: String(port),
+    METRICS_PORT: String(metricsPort),
   });
   expect(code, output).toBe(0);
   expect(output).toMatch(/"status":"ready"/);
