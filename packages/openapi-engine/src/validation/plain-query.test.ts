@@ -50,15 +50,15 @@ describe("readQuery", () => {
 
   it("equals Express's own req.query, split or not", () => {
     for (const url of [
-      "/pets",
-      "/pets?",
-      "/pets?limit=20",
-      "/pets?limit=20&status=sold&limit=3",
-      "/pets?a=%41&b=c+d",
-      "/pets?a=1#frag",
-      "/pets?a= 1",
-      "/pets?a[b]=1",
-      `/pets?${Array.from({ length: 1001 }, () => "k=1").join("&")}`,
+      "/items",
+      "/items?",
+      "/items?size=20",
+      "/items?size=20&kind=x&size=3",
+      "/items?a=%41&b=c+d",
+      "/items?a=1#frag",
+      "/items?a= 1",
+      "/items?a[b]=1",
+      `/items?${Array.from({ length: 1001 }, () => "k=1").join("&")}`,
     ]) {
       expect(readQuery(request(url)), url).toEqual(request(url).query);
     }
@@ -67,7 +67,7 @@ describe("readQuery", () => {
   it("leaves an app with another query parser to its getter", () => {
     const extended = express();
     extended.set("query parser", "extended");
-    const req = request("/pets?a=1&a=2", extended);
+    const req = request("/items?a=1&a=2", extended);
     expect(readQuery(req)).toEqual(req.query);
     expect(Object.getPrototypeOf(readQuery(req))).not.toBe(null);
   });
