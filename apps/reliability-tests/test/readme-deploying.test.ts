@@ -5,7 +5,7 @@
  * `curl -sf` in it fails the run on an error status, and so does the server's exit code.
  */
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -67,12 +67,11 @@ it("a Deploying script that fails part-way leaves nothing it started running", a
   );
   expect(code).not.toBe(0);
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const { readdirSync, readFileSync: read } = await import("node:fs");
   const left = readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {
       try {
-        return read(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
       } catch {
         return false;
       }
