@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { presetHeaders, presetIsDirect, setEngineHeader } from "./preset-headers.js";
 import { staticResponseHeaders } from "./response-headers.js";
 
+/** A fresh response's first header set by the engine: its table is the engine's. */
+const engineHeadersOnly = (res: ServerResponse) => setEngineHeader(res, "x-one", "X-One", "1");
+
 const TRANSPORT = new Set(["date", "connection", "keep-alive", "content-length", "content-type"]);
 
 /** What a client receives from a server that runs `run` on each answer (a 204). */
@@ -63,6 +66,20 @@ describe("presetHeaders", () => {
     });
     const next = Object.fromEntries(await received(preset));
     expect(next["cache-control"]).toBe("no-store");
+  });
+
+  it("makes tables that inherit nothing, as Node's own (no header named like an Object member)", async () => {
+    const preset = presetHeaders(headers);
+    for (const start of [preset, engineHeadersOnly]) {
+      let seen: unknown;
+      await received((res) => {
+        start(res);
+        const before = ["constructor", "tostring", "__proto__"].map((name) => res.hasHeader(name));
+        res.setHeader("__proto__", "1");
+        seen = [before, res.getHeader("__proto__"), res.getHeaderNames().includes("__proto__")];
+      });
+      expect(seen).toEqual([[false, false, false], "1", true]);
+    }
   });
 
   it("refuses at start a header Node would refuse", () => {

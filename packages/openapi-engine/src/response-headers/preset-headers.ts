@@ -43,6 +43,10 @@ function findTableSymbol(): symbol | undefined {
 
 const TABLE = findTableSymbol();
 
+/** A header table that inherits nothing and keeps fast properties (see presetHeaders). */
+const EmptyTable = function EmptyTable() {} as unknown as new () => HeaderTable;
+EmptyTable.prototype = Object.create(null);
+
 /** Whether presets write Node's header table directly (false: through setHeader). */
 export const presetIsDirect = TABLE !== undefined;
 
@@ -57,14 +61,18 @@ export function presetHeaders(
     for (const [name, value] of headers) res.setHeader(name, value);
   };
   if (TABLE === undefined) return viaSetHeader;
-  // One literal with fresh [name, value] arrays per response (Node appends to them in place).
-  const entries = headers.map(
+  // One constructor call with fresh [name, value] arrays per response (Node appends to them in
+  // place). A constructor, not a `{ __proto__: null }` literal: V8 keeps such a literal as a
+  // dictionary, and Node walks the table with for-in when it writes the head; an object built
+  // by a constructor whose prototype is an empty prototype-less object inherits nothing either,
+  // and keeps fast properties (and its shape, as the engine's headers are added in one order).
+  const assignments = headers.map(
     ([name, value]) =>
-      `${JSON.stringify(name.toLowerCase())}: [${JSON.stringify(name)}, ${JSON.stringify(value)}]`,
+      `this[${JSON.stringify(name.toLowerCase())}] = [${JSON.stringify(name)}, ${JSON.stringify(value)}];`,
   );
-  const table = new Function(
-    `return { __proto__: null, ${entries.join(", ")} };`,
-  ) as () => HeaderTable;
+  const Preset = new Function(assignments.join("\n")) as unknown as new () => HeaderTable;
+  Preset.prototype = Object.create(null);
+  const table = () => new Preset();
   return (res) => {
     const target = res as unknown as Record<symbol, HeaderTable | null>;
     // A header already set (by an earlier step): merged through setHeader instead.
@@ -92,7 +100,7 @@ export function setEngineHeader(
   const target = res as unknown as Record<symbol, HeaderTable | null>;
   let table = target[TABLE];
   if (!table) {
-    table = Object.create(null) as HeaderTable;
+    table = new EmptyTable();
     target[TABLE] = table;
   }
   table[lowerName] = [name, value];

@@ -6,7 +6,7 @@
  * and runs `querystring.parse` on every read; `querystring.parse` itself checks every character
  * of every key and value for `%` and `+`. A query made only of unreserved characters, `=` and `&`
  * (`limit=20`, `status=sold&limit=10`) decodes to itself, so here it is only split, into the same
- * object `querystring.parse` builds: a null-prototype object, a repeated name as an array in
+ * object `querystring.parse` builds: nothing inherited (see Query), a repeated name as an array in
  * order, a name without `=` as "", empty pairs skipped, at most 1000 pairs. Anything else (an
  * escape, `+`, a character parseurl hands to the legacy URL parser, more pairs) goes to the
  * getter, so the result is always the one Express would give (plain-query.test.ts compares them).
@@ -20,9 +20,18 @@ const PLAIN = /^[A-Za-z0-9._~=&-]*$/;
 // querystring.parse's default maxKeys: pairs after it are ignored.
 const MAX_PAIRS = 1000;
 
+/**
+ * The query object: no property inherited, as querystring.parse's. Its prototype is an empty
+ * object without a prototype rather than none at all: V8 keeps an object made by
+ * Object.create(null) as a dictionary, and every later read of the query (validation's coercion,
+ * the handler's destructuring) pays for that; one built by a constructor keeps fast properties.
+ */
+function Query(this: Record<string, string | string[]>): void {}
+Query.prototype = Object.create(null);
+
 /** `querystring.parse(text)` for a `text` made only of PLAIN characters; undefined past MAX_PAIRS. */
 export function splitPlainQuery(text: string): Record<string, string | string[]> | undefined {
-  const query: Record<string, string | string[]> = Object.create(null);
+  const query = new (Query as unknown as new () => Record<string, string | string[]>)();
   const end = text.length;
   let start = 0;
   let pairs = 0;
