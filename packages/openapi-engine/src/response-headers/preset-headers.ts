@@ -16,6 +16,7 @@
  */
 import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
+import { bareClass } from "../bare-objects.js";
 
 /** The response's header table, as Node keeps it. */
 type HeaderTable = Record<string, [string, string | number]>;
@@ -43,9 +44,8 @@ function findTableSymbol(): symbol | undefined {
 
 const TABLE = findTableSymbol();
 
-/** A header table that inherits nothing and keeps fast properties (see presetHeaders). */
-const EmptyTable = function EmptyTable() {} as unknown as new () => HeaderTable;
-EmptyTable.prototype = Object.create(null);
+/** A header table that inherits nothing, as Node's, and keeps fast properties. */
+const EmptyTable = bareClass<HeaderTable>();
 
 /** Whether presets write Node's header table directly (false: through setHeader). */
 export const presetIsDirect = TABLE !== undefined;
@@ -62,16 +62,13 @@ export function presetHeaders(
   };
   if (TABLE === undefined) return viaSetHeader;
   // One constructor call with fresh [name, value] arrays per response (Node appends to them in
-  // place). A constructor, not a `{ __proto__: null }` literal: V8 keeps such a literal as a
-  // dictionary, and Node walks the table with for-in when it writes the head; an object built
-  // by a constructor whose prototype is an empty prototype-less object inherits nothing either,
-  // and keeps fast properties (and its shape, as the engine's headers are added in one order).
+  // place). A constructor, not a `{ __proto__: null }` literal, which V8 keeps as a dictionary,
+  // while Node walks the table with for-in when it writes the head (bare-objects.ts).
   const assignments = headers.map(
     ([name, value]) =>
       `this[${JSON.stringify(name.toLowerCase())}] = [${JSON.stringify(name)}, ${JSON.stringify(value)}];`,
   );
-  const Preset = new Function(assignments.join("\n")) as unknown as new () => HeaderTable;
-  Preset.prototype = Object.create(null);
+  const Preset = bareClass<HeaderTable>(new Function(assignments.join("\n")));
   const table = () => new Preset();
   return (res) => {
     const target = res as unknown as Record<symbol, HeaderTable | null>;

@@ -13,6 +13,7 @@
  */
 import { parse } from "node:querystring";
 import type { Request } from "express";
+import { bareClass } from "../bare-objects.js";
 
 // Unreserved characters (RFC 3986) and the two separators: nothing here is decoded or treated
 // specially by parseurl or querystring.
@@ -21,17 +22,14 @@ const PLAIN = /^[A-Za-z0-9._~=&-]*$/;
 const MAX_PAIRS = 1000;
 
 /**
- * The query object: no property inherited, as querystring.parse's. Its prototype is an empty
- * object without a prototype rather than none at all: V8 keeps an object made by
- * Object.create(null) as a dictionary, and every later read of the query (validation's coercion,
- * the handler's destructuring) pays for that; one built by a constructor keeps fast properties.
+ * The query object: no property inherited, as querystring.parse's, and fast properties for the
+ * later reads of it (validation's coercion, the handler's destructuring): see bare-objects.ts.
  */
-function Query(this: Record<string, string | string[]>): void {}
-Query.prototype = Object.create(null);
+const Query = bareClass<Record<string, string | string[]>>();
 
 /** `querystring.parse(text)` for a `text` made only of PLAIN characters; undefined past MAX_PAIRS. */
 export function splitPlainQuery(text: string): Record<string, string | string[]> | undefined {
-  const query = new (Query as unknown as new () => Record<string, string | string[]>)();
+  const query = new Query();
   const end = text.length;
   let start = 0;
   let pairs = 0;
