@@ -65,8 +65,8 @@ const FAULTS = [
   {
     what: "pnpm start without exec (pnpm's SIGTERM stops the shell, not the server)",
     file: "package.json",
-    text: "&& cd apps/server && exec node dist/main.js",
-    replacement: "&& cd apps/server && node dist/main.js",
+    text: "&& cd apps/server && exec node dist/boot.js",
+    replacement: "&& cd apps/server && node dist/boot.js",
     pkg: "packages/dev-loop",
     test: "test/drill-signals.test.ts",
     name: "pnpm start on SIGTERM",

@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { processGroup, repo } from "./drill-support.js";
+import { processGroup, repo, stillInGroup } from "./drill-support.js";
 import { freePort } from "./scratch.js";
 
 const temp = mkdtempSync(join(tmpdir(), "animal-store-drill-"));
@@ -63,7 +63,7 @@ async function runAndStop(
     const [code, killedBy] = await exited;
     // What the group still holds a moment after pnpm is gone.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    return { code, killedBy, output, left: processGroup(pgid) };
+    return { code, killedBy, output, left: stillInGroup(pgid) };
   } finally {
     for (const pid of processGroup(pgid)) process.kill(pid, "SIGKILL");
   }

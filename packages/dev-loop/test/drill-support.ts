@@ -82,14 +82,35 @@ export async function compileServer(
 
 /** The processes whose process group is `pgid` (Linux /proc). */
 export function processGroup(pgid: number): number[] {
-  const members: number[] = [];
+  return groupMembers(pgid).map((member) => member.pid);
+}
+
+/**
+ * What process group `pgid` still holds, each as "pid state command line" so that a failure names
+ * it. An exited process nobody reaped (state Z) counts: its parent exited without waiting for it,
+ * which is how a loop that does not stop its services shows when they die on their own.
+ */
+export function stillInGroup(pgid: number): string[] {
+  return groupMembers(pgid).map((member) => {
+    let command = "";
+    try {
+      command = readFileSync(`/proc/${member.pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+    } catch {
+      // Gone meanwhile.
+    }
+    return `${member.pid} ${member.state} ${command}`;
+  });
+}
+
+function groupMembers(pgid: number): Array<{ pid: number; state: string }> {
+  const members: Array<{ pid: number; state: string }> = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // pid (comm) state ppid pgrp ...: comm may hold spaces, so read after its ")".
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) === pgid) members.push(Number(entry));
+      if (Number(fields[2]) === pgid) members.push({ pid: Number(entry), state: fields[0] ?? "" });
     } catch {
       // Gone meanwhile.
     }
