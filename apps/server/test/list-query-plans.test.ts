@@ -12,6 +12,7 @@ import { openPostgresDatabase, openSqliteDatabase } from "@animal-store/openapi-
 import { useService } from "@animal-store/test-support";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
+import { jsonPageSql, type PageColumn } from "../src/store/json-pages.js";
 import { petsPageQuery } from "../src/store/kysely-store.js";
 import { petStoreMigrations } from "../src/store/migrations.js";
 import type { Database } from "../src/store/schema.js";
@@ -58,6 +59,22 @@ describe("SQLite plans the page query as an index seek", () => {
         ? /^SEARCH pets USING INDEX pets_status_id \(status=\? AND id>\?\)$/
         : /^SEARCH pets USING INTEGER PRIMARY KEY \(rowid>\?\)$/;
       expect(plan, plan.join("\n")).toEqual([expect.stringMatching(seek)]);
+      // The same query as the store runs it, one JSON text around it (json-pages.ts): the same
+      // seek inside, and no sort or scan added around it.
+      const wrapped = jsonPageSql(
+        compiled.sql,
+        raw.prepare(compiled.sql).columns() as PageColumn[],
+      );
+      const wrappedPlan = (
+        raw.prepare(`explain query plan ${wrapped}`).all(...compiled.parameters) as {
+          detail: string;
+        }[]
+      ).map((row) => row.detail);
+      expect(wrappedPlan, wrappedPlan.join("\n")).toContainEqual(expect.stringMatching(seek));
+      expect(
+        wrappedPlan.filter((line) => /SCAN|B-TREE/.test(line) && !/^SCAN \(subquery/.test(line)),
+        wrappedPlan.join("\n"),
+      ).toEqual([]);
     } finally {
       await db.destroy();
     }

@@ -6,6 +6,7 @@ import type { NewPet, Pet } from "@animal-store/api-types";
 import { classifySqliteError, openSqliteDatabase } from "@animal-store/openapi-engine/storage";
 import type { Kysely } from "kysely";
 import type Database from "libsql";
+import { jsonPageSql, type PageColumn, pageRows } from "./json-pages.js";
 import { KyselyStore, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
 import { arrayMapperFor, compileRowValues, mapperFor } from "./pet-rows.js";
@@ -20,9 +21,14 @@ interface PendingCreate {
 
 type Row = Record<string, unknown>;
 
-/** A prepared page query, its rows read as arrays, and the mapper of its columns. */
+/**
+ * A prepared page query, its rows read as arrays, and the mapper of its columns; and the same
+ * page read as one JSON text, where that is exact (json-pages.ts), with where the id is in a row.
+ */
 interface PageQuery {
   statement: Database.Statement;
+  json: Database.Statement | undefined;
+  idIndex: number;
   toPet: (row: unknown[]) => Pet;
 }
 
@@ -77,22 +83,37 @@ export class SqliteStore extends KyselyStore {
         afterId: shape & 2 ? 1 : undefined,
       });
       // Rows as arrays (raw): the driver builds no object per row; the mapper builds the pet.
-      const statement = raw.prepare(query.compile().sql).raw(true);
-      const columns = (statement.columns() as Array<{ name: string }>).map((c) => c.name);
-      return { statement, toPet: arrayMapperFor(columns) };
+      const inner = query.compile().sql;
+      const statement = raw.prepare(inner).raw(true);
+      const described = statement.columns() as PageColumn[];
+      const columns = described.map((c) => c.name);
+      const jsonSql = jsonPageSql(inner, described);
+      const json = jsonSql === undefined ? undefined : raw.prepare(jsonSql).raw(true);
+      return { statement, json, idIndex: columns.indexOf("id"), toPet: arrayMapperFor(columns) };
     });
   }
 
   override listPets({ limit, status, afterId }: PetQuery): Promise<Pet[]> {
     try {
-      const { statement, toPet } = this.pageQueries[
+      const { statement, json, idIndex, toPet } = this.pageQueries[
         (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2)
       ] as PageQuery;
       const params: unknown[] = [];
       if (status !== undefined) params.push(status);
       if (afterId !== undefined) params.push(afterId);
       params.push(limit);
-      return Promise.resolve((statement.all(...params) as unknown[][]).map(toPet));
+      let rows: unknown[][] | undefined;
+      if (json !== undefined) {
+        try {
+          // all(), not get(): a libsql statement whose get() failed keeps failing with that error.
+          rows = pageRows((json.all(...params) as unknown[][])[0] as unknown[], idIndex);
+        } catch {
+          // A value JSON cannot hold (a BLOB), or any other failure: the row-by-row read below
+          // answers the page or fails with the error itself.
+        }
+      }
+      rows ??= statement.all(...params) as unknown[][];
+      return Promise.resolve(rows.map(toPet));
     } catch (err) {
       return Promise.reject(classifySqliteError(err));
     }

@@ -1,0 +1,179 @@
+/**
+ * SQLite answers a page of pets as one JSON text where that is exact, and row by row where it
+ * is not (src/store/json-pages.ts): either way the page is the one the store's generic
+ * row-by-row read (Kysely's query, the mapper) gives, value for value.
+ */
+import { join } from "node:path";
+import type { PetStatus } from "@animal-store/api-types";
+import { openSqliteDatabase } from "@animal-store/openapi-engine/storage";
+import type Database from "libsql";
+import { afterAll, describe, expect, it } from "vitest";
+import { jsonPageSql } from "../src/store/json-pages.js";
+import { KyselyStore } from "../src/store/kysely-store.js";
+import { petStoreMigrations } from "../src/store/migrations.js";
+import type { Database as Schema } from "../src/store/schema.js";
+import { SqliteStore } from "../src/store/sqlite.js";
+import type { PetQuery } from "../src/store/types.js";
+import { paging } from "./support/paging.js";
+import { tempDir } from "./support/test-app.js";
+
+const temp = tempDir();
+afterAll(() => temp.remove());
+let files = 0;
+
+/** Text SQLite's JSON must escape, or could mangle if it did not. */
+const awkwardNames = [
+  'a "quoted" name',
+  "back\\slash",
+  "tab\tnew\nline\r",
+  "\u0001\u001f control",
+  "line\u2028separator\u2029",
+  "emoji 🐶 and ünïcödé",
+  "x".repeat(5_000),
+  "  ",
+  "null",
+  "[1,2]",
+];
+
+/**
+ * A store on a fresh file, `prepare` run on the raw connection first (added columns, odd rows),
+ * and every SQL text the store runs recorded.
+ */
+async function storeWith(prepare: (raw: Database.Database) => void = () => {}) {
+  const { db, raw } = await openSqliteDatabase<Schema>(
+    join(temp.dir, `json-pages-${files++}.db`),
+    petStoreMigrations,
+  );
+  prepare(raw);
+  const ran: string[] = [];
+  const recording = new Proxy(raw, {
+    get(target, key) {
+      if (key !== "prepare") return Reflect.get(target, key, target);
+      return (source: string) => {
+        const statement = target.prepare(source);
+        const all = statement.all.bind(statement);
+        statement.all = (...params: unknown[]) => {
+          ran.push(source);
+          return all(...params);
+        };
+        return statement;
+      };
+    },
+  });
+  const store = new SqliteStore(db, recording);
+  return { store, raw, ran };
+}
+
+/** Every page shape: with and without the status filter, from the start and after an id. */
+function queries(afterId: number): PetQuery[] {
+  const status = paging.statuses[0] as PetStatus;
+  return [0, 1, 7, paging.limit.maximum].flatMap((limit) => [
+    { limit },
+    { limit, status },
+    { limit, afterId },
+    { limit, status, afterId },
+  ]);
+}
+
+/** The store's page, and the page of its generic row-by-row read (KyselyStore's). */
+async function bothReads(store: SqliteStore, query: PetQuery) {
+  return {
+    read: await store.listPets(query),
+    rowByRow: await KyselyStore.prototype.listPets.call(store, query),
+  };
+}
+
+describe("SQLite pages read as one JSON text", () => {
+  it("read in one query, the same pages as row by row, awkward text and absent statuses included", async () => {
+    const { store, ran } = await storeWith();
+    try {
+      const statuses = [...paging.statuses, undefined];
+      for (const [i, name] of awkwardNames.entries()) {
+        const status = statuses[i % statuses.length] as PetStatus | undefined;
+        await store.createPet({ name, categoryId: i, ...(status ? { status } : {}) });
+      }
+      for (const query of queries(3)) {
+        ran.length = 0;
+        const { read, rowByRow } = await bothReads(store, query);
+        expect(read, JSON.stringify(query)).toEqual(rowByRow);
+        // The fast path was the one taken: one statement, the JSON page (Kysely's own read runs
+        // on the connection itself, not through the recording).
+        expect(ran.length, JSON.stringify(query)).toBe(1);
+        expect(ran[0]).toMatch(/^select json_group_array\(json_array\(/);
+      }
+      const all = await store.listPets({ limit: paging.limit.maximum });
+      expect(all.map((pet) => pet.name)).toEqual(awkwardNames);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("an INTEGER column holding a REAL: that page is read row by row, the value exact", async () => {
+    const { store, ran } = await storeWith((raw) => {
+      raw.exec("alter table pets add column weight_kg bigint");
+      // Written outside the API: INTEGER affinity keeps a value that is not an integer as REAL,
+      // and SQLite's JSON would write it with 15 digits (0.3).
+      raw.exec(`insert into pets (name, category_id, weight_kg) values
+        ('light', 1, 0.1 + 0.2), ('heavy', 1, ${2 ** 64 + 2 ** 12}), ('whole', 1, 7)`);
+    });
+    try {
+      ran.length = 0;
+      const page = await store.listPets({ limit: 10 });
+      expect(page.map((pet) => (pet as { weightKg?: number }).weightKg)).toEqual([
+        0.1 + 0.2,
+        2 ** 64 + 2 ** 12,
+        7,
+      ]);
+      expect(ran[0]).toMatch(/^select json_group_array/);
+      expect(ran[1]).not.toMatch(/json_group_array/);
+      // A page without the REAL goes through JSON alone.
+      ran.length = 0;
+      expect(await store.listPets({ limit: 1, afterId: 2 })).toEqual([
+        { id: 3, name: "whole", categoryId: 1, weightKg: 7 },
+      ]);
+      expect(ran).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a REAL column: the table is always read row by row", async () => {
+    expect(
+      jsonPageSql("select * from pets", [
+        { name: "id", type: "INTEGER" },
+        { name: "height_m", type: "REAL" },
+      ]),
+    ).toBeUndefined();
+    const { store, ran } = await storeWith((raw) => {
+      raw.exec("alter table pets add column height_m real");
+      raw.exec("insert into pets (name, category_id, height_m) values ('tall', 1, 0.1 + 0.2)");
+    });
+    try {
+      ran.length = 0;
+      expect(await store.listPets({ limit: 5 })).toEqual([
+        { id: 1, name: "tall", categoryId: 1, heightM: 0.1 + 0.2 },
+      ]);
+      expect(ran.some((source) => source.includes("json_group_array"))).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a BLOB in a text column (JSON cannot hold one): the page still answers, bytes and all", async () => {
+    const { store } = await storeWith((raw) => {
+      raw.exec("insert into pets (name, category_id) values ('before', 1), (x'00ff10', 1)");
+    });
+    try {
+      const read = await store.listPets({ limit: 5 });
+      expect(read.map((pet) => pet.id)).toEqual([1, 2]);
+      // The driver reads a BLOB as an ArrayBuffer row by row (Kysely's read, as a Buffer).
+      expect([...Buffer.from(read[1]?.name as unknown as ArrayBuffer)]).toEqual([0, 255, 16]);
+      // The statement keeps working for the pages after (libsql's failed get() would not).
+      expect(await store.listPets({ limit: 1 })).toEqual([
+        { id: 1, name: "before", categoryId: 1 },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
