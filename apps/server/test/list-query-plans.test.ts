@@ -12,7 +12,7 @@ import { openPostgresDatabase, openSqliteDatabase } from "@animal-store/openapi-
 import { useService } from "@animal-store/test-support";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { jsonPageSql, type PageColumn } from "../src/store/json-pages.js";
+import { jsonPageSql, type PageColumn, postgresJsonPageSql } from "../src/store/json-pages.js";
 import { petsPageQuery } from "../src/store/kysely-store.js";
 import { petStoreMigrations } from "../src/store/migrations.js";
 import type { Database } from "../src/store/schema.js";
@@ -132,5 +132,26 @@ describe.skipIf(!postgres.available)("PostgreSQL plans the page query as an inde
     ).toEqual(["Limit", "Index Scan"]);
     expect(nodes[1]?.["Index Name"], where).toBe(query.status ? "pets_status_id" : "pets_pkey");
     expect(nodes[1]?.["Index Cond"], where).toMatch(/\(?id > /);
+    // The same query as the store runs it, one JSON value around it (json-pages.ts): the same
+    // index scan inside, and no sort or sequential scan added around it.
+    const { rows: columns } = await sql<PageColumn>`select column_name as name, data_type as type
+      from information_schema.columns where table_schema = ${schema} and table_name = 'pets'
+      order by ordinal_position`.execute(db);
+    const wrapped = await db.executeQuery<{ "QUERY PLAN": unknown }>({
+      ...compiled,
+      sql: `explain (format json) ${postgresJsonPageSql(compiled.sql, columns)}`,
+    });
+    const wrappedNodes = planNodes(
+      ((wrapped.rows[0]?.["QUERY PLAN"] ?? []) as { Plan: PlanNode }[])[0]?.Plan,
+    );
+    const wrappedWhere = JSON.stringify(wrappedNodes);
+    expect(
+      wrappedNodes.filter((node) => ["Sort", "Seq Scan"].includes(node["Node Type"])),
+      wrappedWhere,
+    ).toEqual([]);
+    expect(
+      wrappedNodes.find((node) => node["Node Type"] === "Index Scan")?.["Index Name"],
+      wrappedWhere,
+    ).toBe(nodes[1]?.["Index Name"]);
   });
 });

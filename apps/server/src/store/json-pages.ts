@@ -11,6 +11,9 @@
  *   outside the API): the query also says whether any row of the page has one, and that page is
  *   read again row by row;
  * - JSON cannot hold a BLOB: SQLite refuses the query, and the page is read row by row.
+ * PostgreSQL (`postgresJsonPageSql`): the same with `json_agg(json_build_array(...))`, for the same
+ * reason (pg parses every row of a result in JavaScript, one type parser per value). There a
+ * float8 column is read row by row: its NaN and Infinity are JSON strings, where pg gives numbers.
  * The page's id order comes from the inner query (Kysely's, the plan tests pin it) and SQLite
  * aggregates a subquery's rows in the order it yields them; the order is checked anyway, as it is
  * cheap, and sorted if ever not.
@@ -55,11 +58,37 @@ export function jsonPageSql(inner: string, columns: readonly PageColumn[]): stri
  */
 export function pageRows(answer: unknown[], idIndex: number): unknown[][] | undefined {
   if (answer[1] !== 0) return undefined;
-  const rows = JSON.parse(answer[0] as string) as unknown[][];
+  return inIdOrder(JSON.parse(answer[0] as string) as unknown[][], idIndex);
+}
+
+/** `rows`, sorted by the column at `idIndex` if they were not in its ascending order already. */
+export function inIdOrder(rows: unknown[][], idIndex: number): unknown[][] {
   for (let i = 1; i < rows.length; i++) {
     if ((rows[i - 1]?.[idIndex] as number) >= (rows[i]?.[idIndex] as number)) {
       return rows.sort((a, b) => (a[idIndex] as number) - (b[idIndex] as number));
     }
   }
   return rows;
+}
+
+/** PostgreSQL column types (information_schema's `data_type`) whose JSON is what pg would parse. */
+const EXACT_IN_POSTGRES_JSON = new Set([
+  "bigint",
+  "integer",
+  "smallint",
+  "text",
+  "character varying",
+]);
+
+/**
+ * The JSON page query around `inner` on PostgreSQL: one row, one `json` value (pg parses it), or
+ * undefined when a column's type is not one whose JSON pg would parse to the same value.
+ */
+export function postgresJsonPageSql(
+  inner: string,
+  columns: readonly PageColumn[],
+): string | undefined {
+  if (!columns.every((column) => EXACT_IN_POSTGRES_JSON.has(column.type ?? ""))) return undefined;
+  const values = columns.map((column) => quoted(column.name)).join(", ");
+  return `select coalesce(json_agg(json_build_array(${values})), '[]'::json) as page from (${inner}) as page_rows`;
 }

@@ -17,11 +17,19 @@ import {
 import type { Insertable, Kysely } from "kysely";
 import type pg from "pg";
 import { BatchedCreates } from "./batched-creates.js";
+import { inIdOrder, type PageColumn, postgresJsonPageSql } from "./json-pages.js";
 import { KyselyStore, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
-import { toPet, toPets, toRow } from "./pet-rows.js";
+import { arrayMapperFor, toPet, toPets, toRow } from "./pet-rows.js";
 import type { Database, PetsTable } from "./schema.js";
 import type { PetQuery, Store } from "./types.js";
+
+/** The pages of the table as JSON, and how to read a row of them. */
+interface JsonPages {
+  queries: { name: string; text: string }[];
+  idIndex: number;
+  toPet: (row: unknown[]) => Pet;
+}
 
 /** The advisory lock Animal Store instances take turns migrating under (the schema is appended). */
 const MIGRATION_LOCK = "animal-store";
@@ -45,6 +53,12 @@ export class PostgresStore extends KyselyStore {
    * connection parses and plans once instead of on every request.
    */
   private readonly pageQueries: { name: string; text: string }[];
+  /**
+   * The same pages as one JSON value each (json-pages.ts), once the table's columns are known:
+   * read at the first list (the database may be down at start); undefined when a column's type
+   * keeps the table on the row-by-row read.
+   */
+  private jsonPages: Promise<JsonPages | undefined> | undefined;
 
   constructor(
     db: Kysely<Database>,
@@ -69,10 +83,54 @@ export class PostgresStore extends KyselyStore {
     if (afterId !== undefined) values.push(afterId);
     values.push(limit);
     return classified(this.classify, async () => {
+      const pages = await this.readJsonPages();
+      if (pages !== undefined) {
+        const { name, text } = pages.queries[shape] as { name: string; text: string };
+        const result = await this.pool.query<{ page: unknown[][] }>({ name, text, values });
+        return inIdOrder((result.rows[0] as { page: unknown[][] }).page, pages.idIndex).map(
+          pages.toPet,
+        );
+      }
       const { name, text } = this.pageQueries[shape] as { name: string; text: string };
       const result = await this.pool.query({ name, text, values });
       return toPets(result.rows);
     });
+  }
+
+  /** The JSON page queries, built from the table's columns the first time they can be read. */
+  private readJsonPages(): Promise<JsonPages | undefined> {
+    this.jsonPages ??= this.pool
+      .query<PageColumn>(
+        `select column_name as name, data_type as type from information_schema.columns
+          where table_schema = current_schema() and table_name = 'pets' order by ordinal_position`,
+      )
+      .then(({ rows: columns }) => {
+        if (columns.length === 0) {
+          // No table yet (its migration has not run): ask again at the next list.
+          this.jsonPages = undefined;
+          return undefined;
+        }
+        const names = columns.map((column) => column.name);
+        const queries = this.pageQueries.map(({ name, text }) => ({
+          name: name.replace("pets_page", "pets_json_page"),
+          text: postgresJsonPageSql(text, columns),
+        }));
+        if (queries.some((query) => query.text === undefined)) {
+          return undefined;
+        }
+        return {
+          queries: queries as { name: string; text: string }[],
+          idIndex: names.indexOf("id"),
+          toPet: arrayMapperFor(names),
+        };
+      })
+      .catch(() => {
+        // Unreadable now (the database is down): the row-by-row read answers (or fails) this
+        // time, and the next list asks again.
+        this.jsonPages = undefined;
+        return undefined;
+      });
+    return this.jsonPages;
   }
 
   override createPet(pet: NewPet): Promise<Pet> {

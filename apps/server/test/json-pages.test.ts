@@ -1,22 +1,27 @@
 /**
- * SQLite answers a page of pets as one JSON text where that is exact, and row by row where it
- * is not (src/store/json-pages.ts): either way the page is the one the store's generic
- * row-by-row read (Kysely's query, the mapper) gives, value for value.
+ * SQLite and PostgreSQL answer a page of pets as one JSON value where that is exact, and row by
+ * row where it is not (src/store/json-pages.ts): either way the page is the one the store's
+ * generic row-by-row read (Kysely's query, the mapper) gives, value for value.
  */
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { PetStatus } from "@animal-store/api-types";
 import { openSqliteDatabase } from "@animal-store/openapi-engine/storage";
+import { useService } from "@animal-store/test-support";
 import type Database from "libsql";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { jsonPageSql } from "../src/store/json-pages.js";
 import { KyselyStore } from "../src/store/kysely-store.js";
 import { petStoreMigrations } from "../src/store/migrations.js";
+import { openPostgresStore, type PostgresStore } from "../src/store/postgres.js";
 import type { Database as Schema } from "../src/store/schema.js";
 import { SqliteStore } from "../src/store/sqlite.js";
 import type { PetQuery } from "../src/store/types.js";
 import { paging } from "./support/paging.js";
 import { tempDir } from "./support/test-app.js";
 
+const postgres = await useService("postgres", "PostgreSQL JSON pages");
 const temp = tempDir();
 afterAll(() => temp.remove());
 let files = 0;
@@ -76,7 +81,7 @@ function queries(afterId: number): PetQuery[] {
 }
 
 /** The store's page, and the page of its generic row-by-row read (KyselyStore's). */
-async function bothReads(store: SqliteStore, query: PetQuery) {
+async function bothReads(store: SqliteStore | PostgresStore, query: PetQuery) {
   return {
     read: await store.listPets(query),
     rowByRow: await KyselyStore.prototype.listPets.call(store, query),
@@ -172,6 +177,85 @@ describe("SQLite pages read as one JSON text", () => {
       expect(await store.listPets({ limit: 1 })).toEqual([
         { id: 1, name: "before", categoryId: 1 },
       ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(!postgres.available)("PostgreSQL pages read as one JSON value", () => {
+  const url = postgres.available ? postgres.url : "";
+  const schemas: string[] = [];
+  afterAll(async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    for (const schema of schemas) await client.query(`drop schema if exists ${schema} cascade`);
+    await client.end();
+  });
+
+  /** A store in a fresh schema, `prepare` run in it first, and the statements' names it runs. */
+  async function storeWith(prepare: (client: pg.Client, schema: string) => Promise<void>) {
+    const schema = `json_pages_${randomBytes(6).toString("hex")}`;
+    schemas.push(schema);
+    // Migrated by a first store, then prepared, then opened again: columns are read at the
+    // first list, as a server started after a migration would.
+    await (await openPostgresStore({ url, schema, maxConnections: 2 })).close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await prepare(client, schema);
+    } finally {
+      await client.end();
+    }
+    const store = (await openPostgresStore({ url, schema, maxConnections: 2 })) as PostgresStore;
+    const pool = (store as unknown as { pool: pg.Pool }).pool;
+    const ran: string[] = [];
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as unknown as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+      if (typeof config === "object" && config !== null && "name" in config) {
+        ran.push(String((config as { name: unknown }).name));
+      }
+      return query(config, ...rest);
+    };
+    return { store, ran };
+  }
+
+  it("read in one query, the same pages as row by row, awkward text and absent statuses included", async () => {
+    const { store, ran } = await storeWith(async () => {});
+    try {
+      const statuses = [...paging.statuses, undefined];
+      for (const [i, name] of awkwardNames.entries()) {
+        const status = statuses[i % statuses.length] as PetStatus | undefined;
+        await store.createPet({ name, categoryId: i + 1, ...(status ? { status } : {}) });
+      }
+      for (const query of queries(3)) {
+        ran.length = 0;
+        const { read, rowByRow } = await bothReads(store, query);
+        expect(read, JSON.stringify(query)).toEqual(rowByRow);
+        expect(ran, JSON.stringify(query)).toEqual([expect.stringMatching(/_json_page_/)]);
+      }
+      const all = await store.listPets({ limit: paging.limit.maximum });
+      expect(all.map((pet) => pet.name)).toEqual(awkwardNames);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a float8 column (its NaN is a JSON string): the table is read row by row, NaN and all", async () => {
+    const { store, ran } = await storeWith(async (client, schema) => {
+      await client.query(`alter table ${schema}.pets add column height_m double precision`);
+      await client.query(`insert into ${schema}.pets (name, category_id, height_m)
+        values ('odd', 1, 'NaN'), ('tall', 1, 0.1::float8 + 0.2::float8)`);
+    });
+    try {
+      ran.length = 0;
+      const { read, rowByRow } = await bothReads(store, { limit: 5 });
+      expect(read).toEqual(rowByRow);
+      expect(read.map((pet) => (pet as { heightM?: number }).heightM)).toEqual([
+        Number.NaN,
+        0.1 + 0.2,
+      ]);
+      expect(ran).toEqual([expect.stringMatching(/_pets_page_/)]);
     } finally {
       await store.close();
     }
