@@ -26,7 +26,10 @@ const temp = tempDir();
 afterAll(() => temp.remove());
 let files = 0;
 
-/** Text SQLite's JSON must escape, or could mangle if it did not. */
+/**
+ * Text SQLite's and PostgreSQL's JSON must escape, or could mangle if they did not; and that a
+ * PostgreSQL array literal must quote (creates go to PostgreSQL as one array per column).
+ */
 const awkwardNames = [
   'a "quoted" name',
   "back\\slash",
@@ -37,7 +40,10 @@ const awkwardNames = [
   "x".repeat(5_000),
   "  ",
   "null",
+  "NULL",
   "[1,2]",
+  "{a,b}",
+  "a, b",
 ];
 
 /**
@@ -236,6 +242,26 @@ describe.skipIf(!postgres.available)("PostgreSQL pages read as one JSON value", 
       }
       const all = await store.listPets({ limit: paging.limit.maximum });
       expect(all.map((pet) => pet.name)).toEqual(awkwardNames);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("creates go in as one array per column, a batch in one statement, each caller getting its own pet", async () => {
+    const { store, ran } = await storeWith(async () => {});
+    try {
+      ran.length = 0;
+      const statuses = [...paging.statuses, undefined];
+      const sent = awkwardNames.map((name, i) => {
+        const status = statuses[i % statuses.length] as PetStatus | undefined;
+        return { name, categoryId: i + 1, ...(status ? { status } : {}) };
+      });
+      // Sent in one turn: one batch.
+      const created = await Promise.all(sent.map((pet) => store.createPet(pet)));
+      expect(created.map(({ id: _id, ...pet }) => pet)).toEqual(sent);
+      expect(new Set(created.map((pet) => pet.id)).size).toBe(sent.length);
+      expect(ran.filter((name) => name === "animal_store_pets_insert")).toHaveLength(1);
+      expect(await store.listPets({ limit: paging.limit.maximum })).toEqual(created);
     } finally {
       await store.close();
     }

@@ -17,12 +17,19 @@ import {
 import type { Insertable, Kysely } from "kysely";
 import type pg from "pg";
 import { BatchedCreates } from "./batched-creates.js";
-import { inIdOrder, type PageColumn, postgresJsonPageSql } from "./json-pages.js";
+import { inIdOrder, postgresJsonPageSql } from "./json-pages.js";
 import { KyselyStore, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
 import { arrayMapperFor, toPet, toPets, toRow } from "./pet-rows.js";
+import { type TableColumn, type UnnestInsert, unnestInsert } from "./postgres-inserts.js";
 import type { Database, PetsTable } from "./schema.js";
 import type { PetQuery, Store } from "./types.js";
+
+/** What the table's columns allow: pages read as JSON, creates inserted from arrays. */
+interface TableShape {
+  jsonPages: JsonPages | undefined;
+  insert: UnnestInsert | undefined;
+}
 
 /** The pages of the table as JSON, and how to read a row of them. */
 interface JsonPages {
@@ -54,11 +61,10 @@ export class PostgresStore extends KyselyStore {
    */
   private readonly pageQueries: { name: string; text: string }[];
   /**
-   * The same pages as one JSON value each (json-pages.ts), once the table's columns are known:
-   * read at the first list (the database may be down at start); undefined when a column's type
-   * keeps the table on the row-by-row read.
+   * What the table's columns allow (json-pages.ts, postgres-inserts.ts): read at the first list or
+   * create (the database may be down at start), then kept.
    */
-  private jsonPages: Promise<JsonPages | undefined> | undefined;
+  private tableShape: Promise<TableShape | undefined> | undefined;
 
   constructor(
     db: Kysely<Database>,
@@ -97,40 +103,48 @@ export class PostgresStore extends KyselyStore {
     });
   }
 
-  /** The JSON page queries, built from the table's columns the first time they can be read. */
-  private readJsonPages(): Promise<JsonPages | undefined> {
-    this.jsonPages ??= this.pool
-      .query<PageColumn>(
-        `select column_name as name, data_type as type from information_schema.columns
+  /** The JSON page queries, or undefined when the table is read row by row. */
+  private async readJsonPages(): Promise<JsonPages | undefined> {
+    return (await this.readTableShape())?.jsonPages;
+  }
+
+  /** The table's shape, read the first time its columns can be read. */
+  private readTableShape(): Promise<TableShape | undefined> {
+    this.tableShape ??= this.pool
+      .query<TableColumn>(
+        `select column_name as name, data_type as type, column_default as "default"
+          from information_schema.columns
           where table_schema = current_schema() and table_name = 'pets' order by ordinal_position`,
       )
       .then(({ rows: columns }) => {
         if (columns.length === 0) {
-          // No table yet (its migration has not run): ask again at the next list.
-          this.jsonPages = undefined;
+          // No table yet (its migration has not run): ask again next time.
+          this.tableShape = undefined;
           return undefined;
         }
-        const names = columns.map((column) => column.name);
-        const queries = this.pageQueries.map(({ name, text }) => ({
-          name: name.replace("pets_page", "pets_json_page"),
-          text: postgresJsonPageSql(text, columns),
-        }));
-        if (queries.some((query) => query.text === undefined)) {
-          return undefined;
-        }
-        return {
-          queries: queries as { name: string; text: string }[],
-          idIndex: names.indexOf("id"),
-          toPet: arrayMapperFor(names),
-        };
+        return { jsonPages: this.jsonPagesOf(columns), insert: unnestInsert(columns) };
       })
       .catch(() => {
-        // Unreadable now (the database is down): the row-by-row read answers (or fails) this
-        // time, and the next list asks again.
-        this.jsonPages = undefined;
+        // Unreadable now (the database is down): the generic queries answer (or fail) this
+        // time, and the next call asks again.
+        this.tableShape = undefined;
         return undefined;
       });
-    return this.jsonPages;
+    return this.tableShape;
+  }
+
+  private jsonPagesOf(columns: TableColumn[]): JsonPages | undefined {
+    const names = columns.map((column) => column.name);
+    const queries = this.pageQueries.map(({ name, text }) => ({
+      name: name.replace("pets_page", "pets_json_page"),
+      text: postgresJsonPageSql(text, columns),
+    }));
+    if (queries.some((query) => query.text === undefined)) return undefined;
+    return {
+      queries: queries as { name: string; text: string }[],
+      idIndex: names.indexOf("id"),
+      toPet: arrayMapperFor(names),
+    };
   }
 
   override createPet(pet: NewPet): Promise<Pet> {
@@ -139,6 +153,15 @@ export class PostgresStore extends KyselyStore {
 
   private insertMany(pets: NewPet[]): Promise<Pet[]> {
     return classified(this.classify, async () => {
+      const insert = (await this.readTableShape())?.insert;
+      if (insert !== undefined) {
+        const result = await this.pool.query({
+          name: "animal_store_pets_insert",
+          text: insert.text,
+          values: insert.values(pets),
+        });
+        return result.rows.map(toPet);
+      }
       const rows = await this.db
         .insertInto("pets")
         .values(pets.map((pet) => toRow(pet) as Insertable<PetsTable>))
