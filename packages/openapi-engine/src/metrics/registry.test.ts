@@ -1,8 +1,10 @@
+import { createRequire } from "node:module";
+import type * as PerfHooks from "node:perf_hooks";
 import { loadBundledSpec } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { compileContract } from "../contract/contract.js";
 import { EngineMetrics } from "./engine-metrics.js";
-import { metricsRegistry } from "./registry.js";
+import { EVENT_LOOP_SAMPLE_MS, metricsRegistry } from "./registry.js";
 
 const contract = compileContract(loadBundledSpec());
 const [firstPlan] = contract.rateLimit.planNames;
@@ -35,5 +37,24 @@ describe("the metrics registry", () => {
     expect(text).toContain("database_errors_total 1");
     expect(text).toContain("http_server_requests_in_flight 0");
     expect(text).toContain("process_cpu_user_seconds_total");
+  });
+
+  it("samples the event loop's delay every EVENT_LOOP_SAMPLE_MS, not prom-client's 10 ms", async () => {
+    // prom-client reads monitorEventLoopDelay off the CommonJS module when its collector starts.
+    const perf = createRequire(import.meta.url)("node:perf_hooks") as typeof PerfHooks;
+    const asked: number[] = [];
+    const original = perf.monitorEventLoopDelay;
+    perf.monitorEventLoopDelay = (options) => {
+      asked.push(options?.resolution ?? Number.NaN);
+      return original(options);
+    };
+    try {
+      const text = await metricsRegistry(new EngineMetrics(contract)).metrics();
+      expect(asked).toEqual([EVENT_LOOP_SAMPLE_MS]);
+      expect(EVENT_LOOP_SAMPLE_MS).toBeGreaterThan(10);
+      expect(text).toContain("nodejs_eventloop_lag_p99_seconds");
+    } finally {
+      perf.monitorEventLoopDelay = original;
+    }
   });
 });

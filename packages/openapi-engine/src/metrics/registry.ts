@@ -55,10 +55,23 @@ function latencyValues(metrics: EngineMetrics): Values {
   return values;
 }
 
+/**
+ * How often the event-loop delay histogram (`nodejs_eventloop_lag_{min,max,mean,stddev,p50,p90,
+ * p99}_seconds`) samples the loop, in milliseconds. prom-client's default, 10, is a native timer
+ * firing 100 times a second for as long as the process lives, and under load it cost the server
+ * several percent of its CPU per request (apps/bench/README.md, "metrics on vs off"); 100
+ * measured level with metrics off. A stall still shows in the histogram when it overlaps a
+ * sample, and `nodejs_eventloop_lag_seconds` (measured at each scrape) is unaffected.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
 /** A registry of `metrics` and the process's standard metrics. */
 export function metricsRegistry(metrics: EngineMetrics): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({
+    register: registry,
+    eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
+  });
   const add = (metric: Metric) => registry.registerMetric(metric);
   add(
     computed(
