@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { columnOf, compileRowValues, propertyOf, toPet, toPets, toRow } from "./pet-rows.js";
+import {
+  arrayMapperFor,
+  columnOf,
+  compileRowValues,
+  propertyOf,
+  toPet,
+  toPets,
+  toRow,
+} from "./pet-rows.js";
 
 describe("pet rows", () => {
   it("maps camelCase properties to snake_case columns and back", () => {
@@ -52,5 +60,15 @@ describe("pet rows", () => {
 
   it("never lets a column name escape its string literal", () => {
     expect(toPet({ 'x"];process.exit(1);//': 5 })).toEqual({ 'x"];process.exit(1);//': 5 });
+  });
+
+  it("compiles one mapper per column set for the whole process, so every store and page shape calls the same function", () => {
+    const columns = ["id", "name", "category_id", "status"];
+    const mapper = arrayMapperFor(columns);
+    // A second store on the same table (the warm-up's scratch store) gets the very same function.
+    expect(arrayMapperFor([...columns])).toBe(mapper);
+    expect(arrayMapperFor([...columns, "nick_name"])).not.toBe(mapper);
+    expect(mapper([1, "Rex", 2, null])).toEqual({ id: 1, name: "Rex", categoryId: 2 });
+    expect(compileRowValues([...columns])).toBe(compileRowValues(columns));
   });
 });

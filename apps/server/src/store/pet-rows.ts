@@ -39,23 +39,34 @@ export function mapperFor(columns: string[]): RowMapper {
   return mapper;
 }
 
-/** `pets` rows (all of one query, so one column set) as the API shows them. */
+type ArrayRowMapper = (row: unknown[]) => Pet;
+const arrayMappers = new Map<string, ArrayRowMapper>();
+
 /**
  * The same for a row read as an array (a raw statement's, in `columns` order): no object per row
- * from the driver, one pet built straight from the values.
+ * from the driver, one pet built straight from the values. One function per column set for the
+ * whole process, like `mapperFor`'s: the stores' `rows.map(mapper)` then always sees the same
+ * function, which V8 inlines there. A mapper compiled per store (the warm-up's scratch store has
+ * its own) or per page shape made that call site polymorphic, and every row of a page paid for
+ * a call (apps/bench/README.md).
  */
-export function arrayMapperFor(columns: string[]): (row: unknown[]) => Pet {
-  const body = columns
-    .map((column, i) => {
-      const to = JSON.stringify(propertyOf(column));
-      return `v = row[${i}]; if (v !== null && v !== undefined) pet[${to}] = v;`;
-    })
-    .join("\n");
-  return new Function("row", `const pet = {}; let v;\n${body}\nreturn pet;`) as (
-    row: unknown[],
-  ) => Pet;
+export function arrayMapperFor(columns: string[]): ArrayRowMapper {
+  const key = JSON.stringify(columns);
+  let mapper = arrayMappers.get(key);
+  if (mapper === undefined) {
+    const body = columns
+      .map((column, i) => {
+        const to = JSON.stringify(propertyOf(column));
+        return `v = row[${i}]; if (v !== null && v !== undefined) pet[${to}] = v;`;
+      })
+      .join("\n");
+    mapper = new Function("row", `const pet = {}; let v;\n${body}\nreturn pet;`) as ArrayRowMapper;
+    arrayMappers.set(key, mapper);
+  }
+  return mapper;
 }
 
+/** `pets` rows (all of one query, so one column set) as the API shows them. */
 export function toPets(rows: ReadonlyArray<Record<string, unknown>>): Pet[] {
   const first = rows[0];
   if (first === undefined) return [];
@@ -81,8 +92,17 @@ export function toRow(pet: NewPet): Record<string, unknown> {
  * compiled once for the table's columns, so a create allocates nothing but the array.
  */
 export function compileRowValues(columns: string[]): (pet: NewPet) => unknown[] {
-  const body = columns
-    .map((column) => `pet[${JSON.stringify(propertyOf(column))}] ?? null`)
-    .join(", ");
-  return new Function("pet", `return [${body}];`) as (pet: NewPet) => unknown[];
+  const key = JSON.stringify(columns);
+  let compiled = rowValues.get(key);
+  if (compiled === undefined) {
+    const body = columns
+      .map((column) => `pet[${JSON.stringify(propertyOf(column))}] ?? null`)
+      .join(", ");
+    compiled = new Function("pet", `return [${body}];`) as (pet: NewPet) => unknown[];
+    rowValues.set(key, compiled);
+  }
+  return compiled;
 }
+
+/** compileRowValues' functions, one per column set (see arrayMapperFor). */
+const rowValues = new Map<string, (pet: NewPet) => unknown[]>();

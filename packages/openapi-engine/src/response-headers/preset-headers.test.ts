@@ -82,6 +82,26 @@ describe("presetHeaders", () => {
     }
   });
 
+  it.skipIf(!presetIsDirect)(
+    "makes every app's tables with one constructor, so they share one hidden class",
+    async () => {
+      const tables: object[] = [];
+      // Two apps of one process (the warm-up's and the real one) preset the same headers.
+      for (const preset of [presetHeaders(headers), presetHeaders([...headers])]) {
+        await received((res) => {
+          preset(res);
+          const table = Object.getOwnPropertySymbols(res).find(
+            (symbol) => symbol.description === "kOutHeaders",
+          );
+          tables.push((res as unknown as Record<symbol, object>)[table as symbol]);
+        });
+      }
+      expect(tables).toHaveLength(2);
+      expect(Object.getPrototypeOf(tables[0])).toBe(Object.getPrototypeOf(tables[1]));
+      expect(Object.getPrototypeOf(tables[0])).not.toBeNull();
+    },
+  );
+
   it("refuses at start a header Node would refuse", () => {
     expect(() => presetHeaders([["Bad Name", "x"]])).toThrow();
     expect(() => presetHeaders([["X-Ok", "bad\nvalue"]])).toThrow();

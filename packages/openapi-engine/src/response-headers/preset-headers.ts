@@ -47,6 +47,9 @@ const TABLE = findTableSymbol();
 /** A header table that inherits nothing, as Node's, and keeps fast properties. */
 const EmptyTable = bareClass<HeaderTable>();
 
+/** The table constructors of `presetHeaders`, by header list. */
+const presets = new Map<string, new () => HeaderTable>();
+
 /** Whether presets write Node's header table directly (false: through setHeader). */
 export const presetIsDirect = TABLE !== undefined;
 
@@ -64,12 +67,22 @@ export function presetHeaders(
   // One constructor call with fresh [name, value] arrays per response (Node appends to them in
   // place). A constructor, not a `{ __proto__: null }` literal, which V8 keeps as a dictionary,
   // while Node walks the table with for-in when it writes the head (bare-objects.ts).
-  const assignments = headers.map(
-    ([name, value]) =>
-      `this[${JSON.stringify(name.toLowerCase())}] = [${JSON.stringify(name)}, ${JSON.stringify(value)}];`,
-  );
-  const Preset = bareClass<HeaderTable>(new Function(assignments.join("\n")));
-  const table = () => new Preset();
+  // One constructor per header list for the whole process: every app of the process (the
+  // warm-up's has its own) then makes tables of one hidden class, and the code that reads and
+  // writes them (setEngineHeader, Node's head) stays monomorphic (see arrayMapperFor in the
+  // server's store for what a second one cost).
+  const key = JSON.stringify(headers);
+  let Preset = presets.get(key);
+  if (Preset === undefined) {
+    const assignments = headers.map(
+      ([name, value]) =>
+        `this[${JSON.stringify(name.toLowerCase())}] = [${JSON.stringify(name)}, ${JSON.stringify(value)}];`,
+    );
+    Preset = bareClass<HeaderTable>(new Function(assignments.join("\n")));
+    presets.set(key, Preset);
+  }
+  const Made = Preset;
+  const table = () => new Made();
   return (res) => {
     const target = res as unknown as Record<symbol, HeaderTable | null>;
     // A header already set (by an earlier step): merged through setHeader instead.
