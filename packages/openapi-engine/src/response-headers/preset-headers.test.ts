@@ -93,12 +93,13 @@ describe("presetHeaders", () => {
           const table = Object.getOwnPropertySymbols(res).find(
             (symbol) => symbol.description === "kOutHeaders",
           );
-          tables.push((res as unknown as Record<symbol, object>)[table as symbol]);
+          tables.push((res as unknown as Record<symbol, object>)[table as symbol] as object);
         });
       }
+      const [first, second] = tables as [object, object];
       expect(tables).toHaveLength(2);
-      expect(Object.getPrototypeOf(tables[0])).toBe(Object.getPrototypeOf(tables[1]));
-      expect(Object.getPrototypeOf(tables[0])).not.toBeNull();
+      expect(Object.getPrototypeOf(first)).toBe(Object.getPrototypeOf(second));
+      expect(Object.getPrototypeOf(first)).not.toBeNull();
     },
   );
 
