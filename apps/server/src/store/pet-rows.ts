@@ -17,54 +17,50 @@ export function propertyOf(column: string): string {
   return column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-type RowMapper = (row: Record<string, unknown>) => Pet;
-const mappers = new Map<string, RowMapper>();
-
-/** The mapper for rows of exactly these columns, in this order (compiled once, then cached). */
-export function mapperFor(columns: string[]): RowMapper {
-  const key = columns.join(",");
-  let mapper = mappers.get(key);
-  if (mapper === undefined) {
-    // Column names come from our own schema; JSON.stringify makes each a safe string literal.
-    const body = columns
-      .map((column) => {
-        const from = JSON.stringify(column);
-        const to = JSON.stringify(propertyOf(column));
-        return `v = row[${from}]; if (v !== null && v !== undefined) pet[${to}] = v;`;
-      })
-      .join("\n");
-    mapper = new Function("row", `const pet = {}; let v;\n${body}\nreturn pet;`) as RowMapper;
-    mappers.set(key, mapper);
-  }
-  return mapper;
+/**
+ * `compile(columns)`, once per column set for the whole process. Every store (the warm-up's
+ * scratch store has its own) and every page shape then calls the same function: a call site
+ * such as a store's `rows.map(mapper)` stays monomorphic and V8 inlines the mapper there. One
+ * compiled per store made that call polymorphic, and every row of a page paid for a call
+ * (apps/bench/README.md).
+ */
+function oncePerColumnSet<F>(compile: (columns: string[]) => F): (columns: string[]) => F {
+  const compiled = new Map<string, F>();
+  return (columns) => {
+    const key = JSON.stringify(columns);
+    let made = compiled.get(key);
+    if (made === undefined) {
+      made = compile(columns);
+      compiled.set(key, made);
+    }
+    return made;
+  };
 }
 
-type ArrayRowMapper = (row: unknown[]) => Pet;
-const arrayMappers = new Map<string, ArrayRowMapper>();
+/** A function building a pet from `row`, reading each column's value with `read(column, i)`. */
+function compileMapper<Row>(columns: string[], read: (column: string, i: number) => string) {
+  // Column names come from our own schema; JSON.stringify makes each a safe string literal.
+  const body = columns
+    .map((column, i) => {
+      const to = JSON.stringify(propertyOf(column));
+      return `v = ${read(column, i)}; if (v !== null && v !== undefined) pet[${to}] = v;`;
+    })
+    .join("\n");
+  return new Function("row", `const pet = {}; let v;\n${body}\nreturn pet;`) as (row: Row) => Pet;
+}
+
+/** The mapper for rows of exactly these columns, in this order. */
+export const mapperFor = oncePerColumnSet((columns) =>
+  compileMapper<Record<string, unknown>>(columns, (column) => `row[${JSON.stringify(column)}]`),
+);
 
 /**
- * The same for a row read as an array (a raw statement's, in `columns` order): no object per row
- * from the driver, one pet built straight from the values. One function per column set for the
- * whole process, like `mapperFor`'s: the stores' `rows.map(mapper)` then always sees the same
- * function, which V8 inlines there. A mapper compiled per store (the warm-up's scratch store has
- * its own) or per page shape made that call site polymorphic, and every row of a page paid for
- * a call (apps/bench/README.md).
+ * The same for a row read as an array (a raw statement's, or a JSON page's, in `columns` order):
+ * no object per row from the driver, one pet built straight from the values.
  */
-export function arrayMapperFor(columns: string[]): ArrayRowMapper {
-  const key = JSON.stringify(columns);
-  let mapper = arrayMappers.get(key);
-  if (mapper === undefined) {
-    const body = columns
-      .map((column, i) => {
-        const to = JSON.stringify(propertyOf(column));
-        return `v = row[${i}]; if (v !== null && v !== undefined) pet[${to}] = v;`;
-      })
-      .join("\n");
-    mapper = new Function("row", `const pet = {}; let v;\n${body}\nreturn pet;`) as ArrayRowMapper;
-    arrayMappers.set(key, mapper);
-  }
-  return mapper;
-}
+export const arrayMapperFor = oncePerColumnSet((columns) =>
+  compileMapper<unknown[]>(columns, (_column, i) => `row[${i}]`),
+);
 
 /** `pets` rows (all of one query, so one column set) as the API shows them. */
 export function toPets(rows: ReadonlyArray<Record<string, unknown>>): Pet[] {
@@ -91,18 +87,7 @@ export function toRow(pet: NewPet): Record<string, unknown> {
  * The values to bind, in `columns`' order, for inserting `pet` (null for a property it lacks):
  * compiled once for the table's columns, so a create allocates nothing but the array.
  */
-export function compileRowValues(columns: string[]): (pet: NewPet) => unknown[] {
-  const key = JSON.stringify(columns);
-  let compiled = rowValues.get(key);
-  if (compiled === undefined) {
-    const body = columns
-      .map((column) => `pet[${JSON.stringify(propertyOf(column))}] ?? null`)
-      .join(", ");
-    compiled = new Function("pet", `return [${body}];`) as (pet: NewPet) => unknown[];
-    rowValues.set(key, compiled);
-  }
-  return compiled;
-}
-
-/** compileRowValues' functions, one per column set (see arrayMapperFor). */
-const rowValues = new Map<string, (pet: NewPet) => unknown[]>();
+export const compileRowValues = oncePerColumnSet((columns) => {
+  const body = columns.map((column) => `pet[${JSON.stringify(propertyOf(column))}] ?? null`);
+  return new Function("pet", `return [${body.join(", ")}];`) as (pet: NewPet) => unknown[];
+});
