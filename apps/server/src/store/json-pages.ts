@@ -19,6 +19,8 @@
  * cheap, and sorted if ever not.
  */
 
+import { sqlIdentifier } from "./pet-rows.js";
+
 /** A column of the page query, as the driver describes it (`Statement.columns()`). */
 export interface PageColumn {
   name: string;
@@ -34,8 +36,6 @@ function affinity(type: string | null): "integer" | "text" | "other" {
   return "other";
 }
 
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
 /**
  * The JSON page query around `inner` (whose result has `columns`), or undefined when a column
  * could hold values SQLite's JSON does not write exactly. It answers one row: the page's JSON
@@ -44,10 +44,10 @@ const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export function jsonPageSql(inner: string, columns: readonly PageColumn[]): string | undefined {
   const kinds = columns.map((column) => affinity(column.type));
   if (kinds.includes("other")) return undefined;
-  const values = columns.map((column) => quoted(column.name)).join(", ");
+  const values = columns.map((column) => sqlIdentifier(column.name)).join(", ");
   const reals = columns
     .filter((_, i) => kinds[i] === "integer")
-    .map((column) => `typeof(${quoted(column.name)}) = 'real'`);
+    .map((column) => `typeof(${sqlIdentifier(column.name)}) = 'real'`);
   const anyReal = reals.length === 0 ? "0" : `coalesce(max(${reals.join(" or ")}), 0)`;
   return `select json_group_array(json_array(${values})), ${anyReal} from (${inner})`;
 }
@@ -89,6 +89,6 @@ export function postgresJsonPageSql(
   columns: readonly PageColumn[],
 ): string | undefined {
   if (!columns.every((column) => EXACT_IN_POSTGRES_JSON.has(column.type ?? ""))) return undefined;
-  const values = columns.map((column) => quoted(column.name)).join(", ");
+  const values = columns.map((column) => sqlIdentifier(column.name)).join(", ");
   return `select coalesce(json_agg(json_build_array(${values})), '[]'::json) as page from (${inner}) as page_rows`;
 }

@@ -12,6 +12,11 @@ export function columnOf(property: string): string {
   return property.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
 }
 
+/** A column name as an SQL identifier, quoted (both engines' rule: `"` doubled). */
+export function sqlIdentifier(column: string): string {
+  return `"${column.replaceAll('"', '""')}"`;
+}
+
 /** The property a column holds. */
 export function propertyOf(column: string): string {
   return column.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());

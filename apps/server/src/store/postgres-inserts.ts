@@ -12,7 +12,7 @@
  * the id keeps Kysely's insert.
  */
 import type { NewPet } from "@animal-store/api-types";
-import { propertyOf } from "./pet-rows.js";
+import { propertyOf, sqlIdentifier } from "./pet-rows.js";
 
 /** A column of the table, as information_schema describes it. */
 export interface TableColumn {
@@ -33,14 +33,12 @@ export interface UnnestInsert {
 // columns keep the generic insert.
 const NAMED_TYPE = /^[a-z][a-z0-9 ]*$/;
 
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
 /** The unnest insert of a table with `columns`; undefined where the generic insert must stay. */
 export function unnestInsert(columns: readonly TableColumn[]): UnnestInsert | undefined {
   const written = columns.filter((column) => column.name !== "id");
   const plain = written.every((column) => column.default === null && NAMED_TYPE.test(column.type));
   if (!plain || written.length === 0) return undefined;
-  const names = written.map((column) => quoted(column.name)).join(", ");
+  const names = written.map((column) => sqlIdentifier(column.name)).join(", ");
   const arrays = written.map((column, i) => `$${i + 1}::${column.type}[]`).join(", ");
   const properties = written.map((column) => propertyOf(column.name));
   return {

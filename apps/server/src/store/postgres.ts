@@ -65,6 +65,8 @@ export class PostgresStore extends KyselyStore {
    * create (the database may be down at start), then kept.
    */
   private tableShape: Promise<TableShape | undefined> | undefined;
+  /** The same, once read. */
+  private knownShape: TableShape | undefined;
 
   constructor(
     db: Kysely<Database>,
@@ -89,7 +91,8 @@ export class PostgresStore extends KyselyStore {
     if (afterId !== undefined) values.push(afterId);
     values.push(limit);
     return classified(this.classify, async () => {
-      const pages = await this.readJsonPages();
+      // Known after the first read: no promise to wait for on every list.
+      const pages = (this.knownShape ?? (await this.readTableShape()))?.jsonPages;
       if (pages !== undefined) {
         const { name, text } = pages.queries[shape] as { name: string; text: string };
         const result = await this.pool.query<{ page: unknown[][] }>({ name, text, values });
@@ -101,11 +104,6 @@ export class PostgresStore extends KyselyStore {
       const result = await this.pool.query({ name, text, values });
       return toPets(result.rows);
     });
-  }
-
-  /** The JSON page queries, or undefined when the table is read row by row. */
-  private async readJsonPages(): Promise<JsonPages | undefined> {
-    return (await this.readTableShape())?.jsonPages;
   }
 
   /** The table's shape, read the first time its columns can be read. */
@@ -122,7 +120,8 @@ export class PostgresStore extends KyselyStore {
           this.tableShape = undefined;
           return undefined;
         }
-        return { jsonPages: this.jsonPagesOf(columns), insert: unnestInsert(columns) };
+        this.knownShape = { jsonPages: this.jsonPagesOf(columns), insert: unnestInsert(columns) };
+        return this.knownShape;
       })
       .catch(() => {
         // Unreadable now (the database is down): the generic queries answer (or fail) this
@@ -153,7 +152,7 @@ export class PostgresStore extends KyselyStore {
 
   private insertMany(pets: NewPet[]): Promise<Pet[]> {
     return classified(this.classify, async () => {
-      const insert = (await this.readTableShape())?.insert;
+      const insert = (this.knownShape ?? (await this.readTableShape()))?.insert;
       if (insert !== undefined) {
         const result = await this.pool.query({
           name: "animal_store_pets_insert",

@@ -9,7 +9,7 @@ import type Database from "libsql";
 import { jsonPageSql, type PageColumn, pageRows } from "./json-pages.js";
 import { KyselyStore, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
-import { arrayMapperFor, compileRowValues, mapperFor } from "./pet-rows.js";
+import { arrayMapperFor, compileRowValues, mapperFor, sqlIdentifier } from "./pet-rows.js";
 import type { Database as Schema } from "./schema.js";
 import type { PetQuery } from "./types.js";
 
@@ -65,7 +65,7 @@ export class SqliteStore extends KyselyStore {
     );
     const written = all.filter((column) => column !== "id");
     const insertOf = (columns: string[]) => {
-      const names = columns.map((column) => `"${column.replaceAll('"', '""')}"`).join(", ");
+      const names = columns.map(sqlIdentifier).join(", ");
       const marks = columns.map(() => "?").join(", ");
       return raw.prepare(`insert into pets (${names}) values (${marks}) returning *`);
     };
