@@ -5,7 +5,11 @@ import { useService } from "@animal-store/test-support";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { windowsAt } from "../src/rate-limit/decision.js";
-import { createRedisRateLimiter, type RateLimiter } from "../src/rate-limit/index.js";
+import {
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+  type RateLimiter,
+} from "../src/rate-limit/index.js";
 import { limiterContract, T0 } from "./rate-limit-contract.js";
 
 // A contract's ban rule, as the server would read it (the tests use the Animal Store's).
@@ -49,6 +53,57 @@ describe.skipIf(!redisService.available)("Redis limiter", () => {
       Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).consume("key:x", limits, T0)),
     );
     expect(outcomes.filter((d) => d.allowed)).toHaveLength(3);
+  });
+
+  it("counts one turn's requests of a subject in one script call, deciding as one after another would", async () => {
+    // Between the limiter and Redis, a proxy that counts the script calls sent.
+    let scriptCalls = 0;
+    const target = new URL(url);
+    const proxy = createServer((client) => {
+      const upstream = connect(Number(target.port || 6379), target.hostname);
+      client.on("data", (chunk: Buffer) => {
+        scriptCalls +=
+          chunk.toString("latin1").match(/\r\nevalsha\r\n|\r\neval\r\n/gi)?.length ?? 0;
+        upstream.write(chunk);
+      });
+      upstream.pipe(client);
+      client.on("error", () => upstream.destroy());
+      upstream.on("error", () => client.destroy());
+      client.on("close", () => upstream.destroy());
+    }).listen(0, "127.0.0.1");
+    await new Promise((resolve) => proxy.once("listening", resolve));
+    const ban = { threshold: 2, seconds: 60 };
+    const limiter = createRedisRateLimiter({
+      url: `redis://127.0.0.1:${(proxy.address() as { port: number }).port}`,
+      keyPrefix: `${suitePrefix}${randomUUID()}:`,
+      ban,
+    });
+    try {
+      await limiter.check();
+      const limits = { perMinute: 4, perDay: 100 };
+      await limiter.consume("key:warm", limits, T0); // loads the script
+      const before = scriptCalls;
+      // Allowed up to the minute's limit, refused, then banned past the threshold.
+      const together = await Promise.all(
+        Array.from({ length: 9 }, () =>
+          limiter.consume("key:burst", limits, T0, { banEligible: true }),
+        ),
+      );
+      expect(scriptCalls - before).toBe(1);
+      const reference = createMemoryRateLimiter({ ban });
+      const oneByOne = [];
+      for (let i = 0; i < 9; i++) {
+        oneByOne.push(await reference.consume("key:burst", limits, T0, { banEligible: true }));
+      }
+      await reference.close();
+      expect(together).toEqual(oneByOne);
+      expect(new Set(together.map((d) => d.code ?? "allowed"))).toEqual(
+        new Set(["allowed", "rate_limited", "api_key_banned"]),
+      );
+    } finally {
+      await limiter.close();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it("gives every key it writes a time to live", async () => {

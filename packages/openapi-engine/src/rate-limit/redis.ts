@@ -34,7 +34,7 @@ export interface RedisRateLimiterOptions {
 
 type ConsumeReply = [number, number, number, number];
 type ScriptedRedis = Redis & {
-  rateLimitConsume(...args: (string | number)[]): Promise<ConsumeReply>;
+  rateLimitConsume(...args: (string | number)[]): Promise<number[]>;
 };
 
 const OUTCOMES = ["limited", "allowed"] as const;
@@ -93,40 +93,79 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       redis.once("ready", onReady);
     });
 
+  /** The consumes waiting for this turn of the event loop's flush, by group. */
+  interface Batch {
+    subject: string;
+    limits: { perMinute: number; perDay: number };
+    now: number;
+    eligible: 0 | 1;
+    waiters: ((reply: ConsumeReply | undefined) => void)[];
+  }
+  const pending = new Map<string, Batch>();
+  // Runs once the requests read in this turn of the event loop have all asked: each group's
+  // requests become one script call counting them in arrival order (consume-script.ts), and the
+  // calls of one flush leave in one write (autopipelining).
+  const flush = () => {
+    const batches = [...pending.values()];
+    pending.clear();
+    for (const batch of batches) void send(batch);
+  };
+  const send = async ({ subject, limits, now, eligible, waiters }: Batch) => {
+    const w = windowsAt(now);
+    const base = `${options.keyPrefix}{${subject}}:`;
+    let reply: number[];
+    try {
+      reply = await redis.rateLimitConsume(
+        `${base}m:${w.minuteIndex}`,
+        `${base}d:${w.dayIndex}`,
+        `${base}ban`,
+        `${base}rm:${w.minuteIndex}`,
+        `${base}rd:${w.dayIndex}`,
+        limits.perMinute,
+        limits.perDay,
+        now,
+        w.minuteEndMs,
+        w.dayEndMs,
+        ban.threshold,
+        ban.seconds,
+        eligible,
+        waiters.length,
+      );
+    } catch (err) {
+      options.onStoreError?.();
+      degrade(err);
+      bypassUntil = performance.now() + BYPASS_AFTER_FAILURE_MS;
+      // A command that timed out on a live socket means a dead peer: reconnect rather than wait.
+      if (err instanceof Error && /timed out/i.test(err.message)) redis.disconnect(true);
+      for (const waiter of waiters) waiter(undefined);
+      return;
+    }
+    recover();
+    for (let i = 0; i < waiters.length; i++) {
+      (waiters[i] as (reply: ConsumeReply) => void)(reply.slice(i * 4, i * 4 + 4) as ConsumeReply);
+    }
+  };
+
   return {
     async consume(subject, limits, nowMs, consumeOptions) {
       if (redis.status !== "ready" || performance.now() < bypassUntil) {
         return fallback.consume(subject, limits, nowMs, consumeOptions);
       }
       const now = Math.floor(nowMs);
-      const w = windowsAt(now);
-      const base = `${options.keyPrefix}{${subject}}:`;
-      let reply: ConsumeReply;
-      try {
-        reply = await redis.rateLimitConsume(
-          `${base}m:${w.minuteIndex}`,
-          `${base}d:${w.dayIndex}`,
-          `${base}ban`,
-          `${base}rm:${w.minuteIndex}`,
-          `${base}rd:${w.dayIndex}`,
-          limits.perMinute,
-          limits.perDay,
-          now,
-          w.minuteEndMs,
-          w.dayEndMs,
-          ban.threshold,
-          ban.seconds,
-          consumeOptions?.banEligible ? 1 : 0,
-        );
-      } catch (err) {
-        options.onStoreError?.();
-        degrade(err);
-        bypassUntil = performance.now() + BYPASS_AFTER_FAILURE_MS;
-        // A command that timed out on a live socket means a dead peer: reconnect rather than wait.
-        if (err instanceof Error && /timed out/i.test(err.message)) redis.disconnect(true);
-        return fallback.consume(subject, limits, nowMs, consumeOptions);
+      const eligible = consumeOptions?.banEligible ? 1 : 0;
+      // Requests of one subject, limits and millisecond are counted by one script call.
+      const group = `${subject}\n${now}\n${limits.perMinute}\n${limits.perDay}\n${eligible}`;
+      let batch = pending.get(group);
+      if (batch === undefined) {
+        batch = { subject, limits, now, eligible, waiters: [] };
+        pending.set(group, batch);
+        if (pending.size === 1) setImmediate(flush);
       }
-      recover();
+      const waiters = batch.waiters;
+      const reply = await new Promise<ConsumeReply | undefined>((resolve) => waiters.push(resolve));
+      // Undefined: the call failed (flush counted the failure once) and this request is counted
+      // per instance, as every request is until Redis answers again.
+      if (reply === undefined) return fallback.consume(subject, limits, nowMs, consumeOptions);
       const [code, minute, day, banUntil] = reply;
       const outcome: Outcome =
         code === 2 ? { kind: "banned", untilSeconds: banUntil } : { kind: OUTCOMES[code ? 1 : 0] };
