@@ -247,6 +247,40 @@ describe.skipIf(!postgres.available)("PostgreSQL pages read as one JSON value", 
     }
   });
 
+  it("pages asked for in one turn: one statement per unfiltered shape (32 pages at most), each caller its own page", async () => {
+    const { store, ran } = await storeWith(async () => {});
+    try {
+      const statuses = [...paging.statuses, undefined];
+      for (const [i, name] of awkwardNames.entries()) {
+        const status = statuses[i % statuses.length] as PetStatus | undefined;
+        await store.createPet({ name, categoryId: i + 1, ...(status ? { status } : {}) });
+      }
+      // Every shape, after every id, each asked for twice, plus more unfiltered first pages than
+      // one statement reads.
+      const asked: PetQuery[] = [
+        ...Array.from({ length: awkwardNames.length + 1 }, (_, id) => queries(id)).flat(),
+        ...Array.from({ length: 40 }, (_, i) => ({ limit: (i % 7) + 1 })),
+      ].flatMap((query) => [query, query]);
+      const expected = [];
+      for (const query of asked) {
+        expected.push(await KyselyStore.prototype.listPets.call(store, query));
+      }
+      ran.length = 0;
+      const together = await Promise.all(asked.map((query) => store.listPets(query)));
+      expect(together).toEqual(expected);
+      const statements = (pattern: RegExp) => ran.filter((name) => pattern.test(name)).length;
+      const unfiltered = (after: boolean) =>
+        asked.filter((q) => q.status === undefined && (q.afterId !== undefined) === after).length;
+      expect(statements(/_json_pages_0$/)).toBe(Math.ceil(unfiltered(false) / 32));
+      expect(statements(/_json_pages_2$/)).toBe(Math.ceil(unfiltered(true) / 32));
+      // Filtered pages are read one statement each (the batched plan would not use their index).
+      expect(statements(/_json_page_[13]$/)).toBe(asked.filter((q) => q.status).length);
+      expect(ran).toHaveLength(statements(/_json_pages_[02]$/) + statements(/_json_page_[13]$/));
+    } finally {
+      await store.close();
+    }
+  });
+
   it("creates go in as one array per column, a batch in one statement, each caller getting its own pet", async () => {
     const { store, ran } = await storeWith(async () => {});
     try {

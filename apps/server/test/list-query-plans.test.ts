@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { jsonPageSql, type PageColumn, postgresJsonPageSql } from "../src/store/json-pages.js";
 import { petsPageQuery } from "../src/store/kysely-store.js";
 import { petStoreMigrations } from "../src/store/migrations.js";
+import { batchedPageSql } from "../src/store/postgres.js";
 import type { Database } from "../src/store/schema.js";
 import type { PetQuery } from "../src/store/types.js";
 import { paging } from "./support/paging.js";
@@ -153,5 +154,30 @@ describe.skipIf(!postgres.available)("PostgreSQL plans the page query as an inde
       wrappedNodes.find((node) => node["Node Type"] === "Index Scan")?.["Index Name"],
       wrappedWhere,
     ).toBe(nodes[1]?.["Index Name"]);
+    if (query.status !== undefined) return; // filtered pages are never batched (postgres.ts)
+    // Several pages of the shape in one statement (postgres.ts): the same seek, once per page.
+    const single = postgresJsonPageSql(compiled.sql, columns) as string;
+    const batched = await db.executeQuery<{ "QUERY PLAN": unknown }>({
+      sql: `explain (format json) ${batchedPageSql(
+        single,
+        compiled.parameters.map(() => "bigint"),
+      )}`,
+      parameters: compiled.parameters.map((value) => [value, value]),
+      query: compiled.query,
+      queryId: compiled.queryId,
+    });
+    const batchedNodes = planNodes(
+      ((batched.rows[0]?.["QUERY PLAN"] ?? []) as { Plan: PlanNode }[])[0]?.Plan,
+    );
+    const batchedWhere = JSON.stringify(batchedNodes);
+    expect(
+      batchedNodes.filter((node) => ["Sort", "Seq Scan"].includes(node["Node Type"])),
+      batchedWhere,
+    ).toEqual([]);
+    const seek = batchedNodes.find((node) => node["Node Type"] === "Index Scan");
+    expect(seek?.["Index Name"], batchedWhere).toBe("pets_pkey");
+    expect(seek?.["Index Cond"] ?? "", batchedWhere).toMatch(
+      query.afterId === undefined ? /^$/ : /\(?id > /,
+    );
   });
 });

@@ -33,9 +33,41 @@ interface TableShape {
 
 /** The pages of the table as JSON, and how to read a row of them. */
 interface JsonPages {
+  /** One page per statement, by shape. */
   queries: { name: string; text: string }[];
+  /**
+   * Several pages of one shape per statement, one array of values per parameter (batchedPageSql),
+   * for the shapes read that way.
+   */
+  batched: ({ name: string; text: string } | undefined)[];
   idIndex: number;
   toPet: (row: unknown[]) => Pet;
+}
+
+/** A page asked for in this turn of the event loop, waiting for its statement. */
+interface PageRequest {
+  values: unknown[];
+  resolve(page: unknown[][]): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * The most pages one statement reads: PostgreSQL reads a statement's pages one after another in one
+ * backend, so a bound keeps one statement's time (and the last page's wait) bounded too.
+ */
+const MAX_PAGES_PER_STATEMENT = 32;
+
+/**
+ * The pages of one shape in one statement: `single` (a JSON page query whose parameters are $1..$n)
+ * run once per row of the arrays given as parameters, its $k replaced by that row's k-th value.
+ * `types` are the parameters' PostgreSQL types. Each row answers the position of its values and
+ * its page, so every caller gets its own.
+ */
+export function batchedPageSql(single: string, types: readonly string[]): string {
+  const columns = types.map((_, i) => `a${i + 1}`);
+  const inner = single.replace(/\$(\d+)\b/g, (_, k: string) => `page_args.a${k}`);
+  const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(", ");
+  return `select page_args.n::int as n, (${inner}) as page from unnest(${arrays}) with ordinality as page_args(${columns.join(", ")}, n)`;
 }
 
 /** The advisory lock Animal Store instances take turns migrating under (the schema is appended). */
@@ -67,6 +99,15 @@ export class PostgresStore extends KyselyStore {
   private tableShape: Promise<TableShape | undefined> | undefined;
   /** The same, once read. */
   private knownShape: TableShape | undefined;
+  /**
+   * The JSON pages asked for in this turn of the event loop, by shape: the pages of a shape without
+   * a status filter are read in one statement (batchedPageSql), saving a round trip, a write, a
+   * result and a plan's start per page; a page alone, or filtered, is read by its own statement.
+   * Each statement starts after all of its pages were asked for, so none misses a write
+   * acknowledged before it was asked.
+   */
+  private readonly pendingPages: PageRequest[][] = [[], [], [], []];
+  private pagesScheduled = false;
 
   constructor(
     db: Kysely<Database>,
@@ -94,16 +135,62 @@ export class PostgresStore extends KyselyStore {
       // Known after the first read: no promise to wait for on every list.
       const pages = (this.knownShape ?? (await this.readTableShape()))?.jsonPages;
       if (pages !== undefined) {
-        const { name, text } = pages.queries[shape] as { name: string; text: string };
-        const result = await this.pool.query<{ page: unknown[][] }>({ name, text, values });
-        return inIdOrder((result.rows[0] as { page: unknown[][] }).page, pages.idIndex).map(
-          pages.toPet,
-        );
+        const page = await new Promise<unknown[][]>((resolve, reject) => {
+          (this.pendingPages[shape] as PageRequest[]).push({ values, resolve, reject });
+          if (!this.pagesScheduled) {
+            this.pagesScheduled = true;
+            setImmediate(() => this.readPendingPages(pages));
+          }
+        });
+        return inIdOrder(page, pages.idIndex).map(pages.toPet);
       }
       const { name, text } = this.pageQueries[shape] as { name: string; text: string };
       const result = await this.pool.query({ name, text, values });
       return toPets(result.rows);
     });
+  }
+
+  /** Reads the pages asked for in this turn: one statement per shape and up to MAX_PAGES_PER_STATEMENT. */
+  private readPendingPages(pages: JsonPages): void {
+    this.pagesScheduled = false;
+    for (const [shape, waiting] of this.pendingPages.entries()) {
+      if (waiting.length === 0) continue;
+      this.pendingPages[shape] = [];
+      const batched = pages.batched[shape];
+      const size = batched === undefined ? 1 : MAX_PAGES_PER_STATEMENT;
+      for (let from = 0; from < waiting.length; from += size) {
+        const requests = waiting.slice(from, from + size);
+        const read =
+          batched === undefined || requests.length === 1
+            ? this.readOnePage(pages.queries[shape] as { name: string; text: string }, requests)
+            : this.readPages(batched, requests);
+        read.catch((err: unknown) => {
+          for (const request of requests) request.reject(err);
+        });
+      }
+    }
+  }
+
+  private async readOnePage(query: { name: string; text: string }, [request]: PageRequest[]) {
+    const result = await this.pool.query<{ page: unknown[][] }>({
+      ...query,
+      values: (request as PageRequest).values,
+    });
+    (request as PageRequest).resolve((result.rows[0] as { page: unknown[][] }).page);
+  }
+
+  private async readPages(query: { name: string; text: string }, requests: PageRequest[]) {
+    // One array per parameter: the k-th holds every request's k-th value.
+    const values = (requests[0] as PageRequest).values.map((_, k) =>
+      requests.map((request) => request.values[k]),
+    );
+    const result = await this.pool.query<{ n: number; page: unknown[][] }>({ ...query, values });
+    const answered = new Set<number>();
+    for (const { n, page } of result.rows) {
+      answered.add(n);
+      requests[n - 1]?.resolve(page);
+    }
+    if (answered.size !== requests.length) throw new Error("a batched page read lost a page");
   }
 
   /** The table's shape, read the first time its columns can be read. */
@@ -139,8 +226,21 @@ export class PostgresStore extends KyselyStore {
       text: postgresJsonPageSql(text, columns),
     }));
     if (queries.some((query) => query.text === undefined)) return undefined;
+    // Only the shapes without a status filter are batched: run once per row of the arrays, the
+    // filter's value is unknown when PostgreSQL plans, and it then picks the primary key with a
+    // filter over the (status, id) index, reading every row of other statuses up to the page.
+    const batched = queries.map(({ name, text }, shape) =>
+      shape & 1
+        ? undefined
+        : {
+            name: name.replace("json_page", "json_pages"),
+            // The parameters in Kysely's order: the id after which, the limit.
+            text: batchedPageSql(text as string, [...(shape & 2 ? ["bigint"] : []), "bigint"]),
+          },
+    );
     return {
       queries: queries as { name: string; text: string }[],
+      batched,
       idIndex: names.indexOf("id"),
       toPet: arrayMapperFor(names),
     };
