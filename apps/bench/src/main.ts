@@ -69,7 +69,9 @@ async function main(): Promise<void> {
   const started = Date.now();
   const machine = describeMachine();
   const settings = {
-    rounds: numberOption("rounds") ?? (quick ? 1 : 5),
+    rounds: numberOption("rounds") ?? (quick ? 1 : 6),
+    // Two processes per server variant, three rounds each (server-bench.ts says why).
+    launches: numberOption("launches") ?? (quick ? 1 : 2),
     seconds: numberOption("seconds") ?? (quick ? 2 : 3),
     warmupSeconds: 1,
     connections: 32,
@@ -127,7 +129,9 @@ async function main(): Promise<void> {
       : skipped;
     const clientSize = wanted("client") ? await measure("client size", measureClientSize) : skipped;
     const mock = wanted("mock")
-      ? await measure("mock", () => runMockBench({ rounds: settings.rounds, load, scratchDir }))
+      ? await measure("mock", () =>
+          runMockBench({ rounds: Math.min(settings.rounds, 5), load, scratchDir }),
+        )
       : skipped;
     const dev = wanted("dev")
       ? await measure("pnpm dev", () => runDevBench(root, quick ? 1 : 3))

@@ -23,6 +23,8 @@ export interface BenchResults {
   loadAtEnd: number;
   settings: {
     rounds: number;
+    /** Processes each server variant ran in, the rounds split between them (absent: 1). */
+    launches?: number;
     seconds: number;
     warmupSeconds: number;
     connections: number;

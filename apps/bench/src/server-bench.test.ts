@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { type RoundResult, summarise, type VariantFigures } from "./server-bench.js";
+import {
+  type RoundResult,
+  roundsOfLaunch,
+  summarise,
+  type VariantFigures,
+} from "./server-bench.js";
 
 const run = (reqPerSec: number, p99Ms = 5): RoundResult => ({
   requests: reqPerSec,
@@ -55,5 +60,23 @@ describe("summarise", () => {
   it("leaves out a scenario that was not run, and a ratio without its baseline is NaN", () => {
     expect(ours?.scenarios.create).toBeUndefined();
     expect(ours?.scenarios.list20?.vsBefore).toBeNaN();
+  });
+});
+
+describe("roundsOfLaunch", () => {
+  it.each([
+    [6, 2],
+    [5, 2],
+    [7, 3],
+    [1, 1],
+    [3, 3],
+  ])("%i rounds in %i launches: each round once, in order, none empty", (rounds, launches) => {
+    const spans = Array.from({ length: launches }, (_, i) => roundsOfLaunch(rounds, launches, i));
+    expect(spans[0]?.[0]).toBe(0);
+    expect(spans.at(-1)?.[1]).toBe(rounds);
+    for (const [i, [from, to]] of spans.entries()) {
+      expect(to).toBeGreaterThan(from);
+      if (i > 0) expect(from).toBe(spans[i - 1]?.[1]);
+    }
   });
 });

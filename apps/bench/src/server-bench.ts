@@ -106,6 +106,8 @@ export interface ServerBenchOptions {
   /** Scenarios to run (default all). */
   scenarios?: readonly Scenario["id"][];
   rounds: number;
+  /** Processes each variant runs in, one after another, the rounds split between them (default 1). */
+  launches?: number;
   warmupSeconds: number;
   load: WrkLoad;
   seedPets: number;
@@ -128,64 +130,88 @@ export async function seed(variant: RunningVariant, count: number): Promise<void
   }
 }
 
-/** Runs the whole server bench; every variant child is stopped before it returns or throws. */
+/** The rounds of launch `launch` of `launches`: consecutive, split as evenly as they go. */
+export function roundsOfLaunch(rounds: number, launches: number, launch: number): [number, number] {
+  return [Math.round((launch * rounds) / launches), Math.round(((launch + 1) * rounds) / launches)];
+}
+
+/**
+ * Runs the whole server bench; every variant child is stopped before it returns or throws. Each
+ * variant runs in `launches` processes one after another (all stopped and started again between
+ * them, the same database kept), the rounds split between them: a process's code and memory
+ * layout (what V8 inlined, where the heap and the database's pages landed) moves a variant's
+ * CPU per request by a few percent for as long as it runs, which more rounds in one process
+ * would not average out. Start-up figures are the first launch's (migrations included), RSS the
+ * last's.
+ */
 export async function runServerBench(
   specs: readonly VariantSpec[],
   options: ServerBenchOptions,
 ): Promise<VariantFigures[]> {
   const running: RunningVariant[] = [];
   const scenarios = SCENARIOS.filter((s) => options.scenarios?.includes(s.id) ?? true);
+  const launches = Math.max(1, Math.min(options.launches ?? 1, options.rounds));
   try {
-    for (const spec of specs) {
-      const variant = await startVariant(spec.id, spec.env, `${basePath}/pets?limit=20`);
-      running.push(variant);
-      options.log(
-        `  ${spec.id}: ready in ${variant.startMs.toFixed(0)} ms, first request ${variant.firstRequestMs.toFixed(1)} ms`,
-      );
-      await seed(variant, options.seedPets);
-    }
     const results = new Map<string, RoundResult[]>();
-    const warmup = { ...options.load, seconds: options.warmupSeconds };
-    for (const variant of running) {
-      for (const scenario of scenarios) {
-        await runWrk(variant.url, scenario.request(variant.key), warmup, options.scratchDir);
-      }
-    }
-    for (let round = 0; round < options.rounds; round++) {
-      for (const scenario of scenarios) {
-        const order = running.map(
-          (_, i) => running[(i + round) % running.length] as RunningVariant,
+    const figures: VariantFigures[] = [];
+    for (let launch = 0; launch < launches; launch++) {
+      for (const spec of specs) {
+        const variant = await startVariant(spec.id, spec.env, `${basePath}/pets?limit=20`);
+        running.push(variant);
+        options.log(
+          `  ${spec.id}: ${launches > 1 ? `launch ${launch + 1}, ` : ""}ready in ${variant.startMs.toFixed(0)} ms, first request ${variant.firstRequestMs.toFixed(1)} ms`,
         );
-        for (const variant of order) {
-          const cpuBefore = await cpuMs(variant.child.pid);
-          const run = await runWrk(
-            variant.url,
-            scenario.request(variant.key),
-            options.load,
-            options.scratchDir,
-          );
-          const cpuUsPerRequest =
-            (((await cpuMs(variant.child.pid)) - cpuBefore) * 1000) / run.requests;
-          const result: RoundResult = { ...run, cpuUsPerRequest };
-          const key = `${variant.id}/${scenario.id}`;
-          results.set(key, [...(results.get(key) ?? []), result]);
-          options.log(
-            `  round ${round + 1} ${scenario.id.padEnd(7)} ${variant.id.padEnd(13)} ${result.reqPerSec.toFixed(0).padStart(6)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req${result.errors ? `  ERRORS ${result.errors}` : ""}`,
-          );
+        if (launch === 0) {
+          figures.push({
+            id: spec.id,
+            label: spec.label,
+            startMs: variant.startMs,
+            firstRequestMs: variant.firstRequestMs,
+            rssAfterMb: 0,
+            scenarios: {},
+          });
+          await seed(variant, options.seedPets);
         }
       }
-    }
-    const figures: VariantFigures[] = [];
-    for (const variant of running) {
-      const spec = specs.find((s) => s.id === variant.id) as VariantSpec;
-      figures.push({
-        id: variant.id,
-        label: spec.label,
-        startMs: variant.startMs,
-        firstRequestMs: variant.firstRequestMs,
-        rssAfterMb: await rssMb(variant.child.pid),
-        scenarios: {},
-      });
+      const warmup = { ...options.load, seconds: options.warmupSeconds };
+      for (const variant of running) {
+        for (const scenario of scenarios) {
+          await runWrk(variant.url, scenario.request(variant.key), warmup, options.scratchDir);
+        }
+      }
+      const [from, to] = roundsOfLaunch(options.rounds, launches, launch);
+      for (let round = from; round < to; round++) {
+        for (const scenario of scenarios) {
+          const order = running.map(
+            (_, i) => running[(i + round) % running.length] as RunningVariant,
+          );
+          for (const variant of order) {
+            const cpuBefore = await cpuMs(variant.child.pid);
+            const run = await runWrk(
+              variant.url,
+              scenario.request(variant.key),
+              options.load,
+              options.scratchDir,
+            );
+            const cpuUsPerRequest =
+              (((await cpuMs(variant.child.pid)) - cpuBefore) * 1000) / run.requests;
+            const result: RoundResult = { ...run, cpuUsPerRequest };
+            const key = `${variant.id}/${scenario.id}`;
+            results.set(key, [...(results.get(key) ?? []), result]);
+            options.log(
+              `  round ${round + 1} ${scenario.id.padEnd(7)} ${variant.id.padEnd(13)} ${result.reqPerSec.toFixed(0).padStart(6)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req${result.errors ? `  ERRORS ${result.errors}` : ""}`,
+            );
+          }
+        }
+      }
+      if (launch === launches - 1) {
+        for (const variant of running) {
+          const figure = figures.find((f) => f.id === variant.id) as VariantFigures;
+          figure.rssAfterMb = await rssMb(variant.child.pid);
+        }
+      } else {
+        await Promise.all(running.splice(0).map((variant) => stopVariant(variant)));
+      }
     }
     return summarise(figures, results);
   } finally {
