@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   type RoundResult,
+  roundOrder,
   roundsOfLaunch,
   summarise,
   type VariantFigures,
@@ -77,6 +78,29 @@ describe("roundsOfLaunch", () => {
     for (const [i, [from, to]] of spans.entries()) {
       expect(to).toBeGreaterThan(from);
       if (i > 0) expect(from).toBe(spans[i - 1]?.[1]);
+    }
+  });
+});
+
+describe("roundOrder", () => {
+  const variants = ["a", "a1", "b", "c", "f", "d"];
+  const rounds = Array.from({ length: 6 }, (_, round) => roundOrder(variants, round));
+
+  it("runs every variant once per round", () => {
+    for (const order of rounds) expect([...order].sort()).toEqual([...variants].sort());
+  });
+
+  it("puts each variant first at most twice in six rounds", () => {
+    for (const v of variants)
+      expect(rounds.filter((o) => o[0] === v).length).toBeLessThanOrEqual(2);
+  });
+
+  it("never has a variant always run right after the same one", () => {
+    for (const v of variants) {
+      const before = new Set(
+        rounds.map((o) => o[o.indexOf(v) - 1]).filter((p): p is string => p !== undefined),
+      );
+      expect(before.size, v).toBeGreaterThan(1);
     }
   });
 });

@@ -130,6 +130,17 @@ export async function seed(variant: RunningVariant, count: number): Promise<void
   }
 }
 
+/**
+ * The order variants run in, in round `round`: rotated by one each round, so no variant always goes
+ * first, and reversed every other round, so no variant always runs right after the same one (a
+ * variant that shares code and files with the one before it, as the shipped server with and
+ * without metrics do, finds them warm in the machine's caches).
+ */
+export function roundOrder<T>(variants: readonly T[], round: number): T[] {
+  const rotated = variants.map((_, i) => variants[(i + round) % variants.length] as T);
+  return round % 2 === 0 ? rotated : rotated.reverse();
+}
+
 /** The rounds of launch `launch` of `launches`: consecutive, split as evenly as they go. */
 export function roundsOfLaunch(rounds: number, launches: number, launch: number): [number, number] {
   return [Math.round((launch * rounds) / launches), Math.round(((launch + 1) * rounds) / launches)];
@@ -182,9 +193,7 @@ export async function runServerBench(
       const [from, to] = roundsOfLaunch(options.rounds, launches, launch);
       for (let round = from; round < to; round++) {
         for (const scenario of scenarios) {
-          const order = running.map(
-            (_, i) => running[(i + round) % running.length] as RunningVariant,
-          );
+          const order = roundOrder(running, round);
           for (const variant of order) {
             const cpuBefore = await cpuMs(variant.child.pid);
             const run = await runWrk(
