@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { PetStatus } from "@animal-store/api-types";
 import { openPostgresDatabase, openSqliteDatabase } from "@animal-store/openapi-engine/storage";
 import { useService } from "@animal-store/test-support";
-import { sql } from "kysely";
+import { CompiledQuery, type Kysely, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { jsonPageSql, type PageColumn, postgresJsonPageSql } from "../src/store/json-pages.js";
 import { petsPageQuery } from "../src/store/kysely-store.js";
@@ -90,6 +90,19 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
+/** The plan's nodes of `sql` with `parameters`, depth first, and their JSON (for messages). */
+async function explainNodes(
+  db: Kysely<Database>,
+  sqlText: string,
+  parameters: readonly unknown[],
+): Promise<[PlanNode[], string]> {
+  const { rows } = await db.executeQuery<{ "QUERY PLAN": unknown }>(
+    CompiledQuery.raw(`explain (format json) ${sqlText}`, [...parameters]),
+  );
+  const nodes = planNodes(((rows[0]?.["QUERY PLAN"] ?? []) as { Plan: PlanNode }[])[0]?.Plan);
+  return [nodes, JSON.stringify(nodes)];
+}
+
 /** The plan's nodes, depth first. */
 function planNodes(node: PlanNode | undefined): PlanNode[] {
   if (!node) return [];
@@ -120,13 +133,7 @@ describe.skipIf(!postgres.available)("PostgreSQL plans the page query as an inde
       await sql`analyze pets`.execute(db);
     }
     const compiled = petsPageQuery(db, query).compile();
-    const { rows } = await db.executeQuery<{ "QUERY PLAN": unknown }>({
-      ...compiled,
-      sql: `explain (format json) ${compiled.sql}`,
-    });
-    const explained = (rows[0]?.["QUERY PLAN"] ?? []) as { Plan: PlanNode }[];
-    const nodes = planNodes(explained[0]?.Plan);
-    const where = JSON.stringify(nodes);
+    const [nodes, where] = await explainNodes(db, compiled.sql, compiled.parameters);
     expect(
       nodes.map((node) => node["Node Type"]),
       where,
@@ -138,14 +145,8 @@ describe.skipIf(!postgres.available)("PostgreSQL plans the page query as an inde
     const { rows: columns } = await sql<PageColumn>`select column_name as name, data_type as type
       from information_schema.columns where table_schema = ${schema} and table_name = 'pets'
       order by ordinal_position`.execute(db);
-    const wrapped = await db.executeQuery<{ "QUERY PLAN": unknown }>({
-      ...compiled,
-      sql: `explain (format json) ${postgresJsonPageSql(compiled.sql, columns)}`,
-    });
-    const wrappedNodes = planNodes(
-      ((wrapped.rows[0]?.["QUERY PLAN"] ?? []) as { Plan: PlanNode }[])[0]?.Plan,
-    );
-    const wrappedWhere = JSON.stringify(wrappedNodes);
+    const single = postgresJsonPageSql(compiled.sql, columns) as string;
+    const [wrappedNodes, wrappedWhere] = await explainNodes(db, single, compiled.parameters);
     expect(
       wrappedNodes.filter((node) => ["Sort", "Seq Scan"].includes(node["Node Type"])),
       wrappedWhere,
@@ -156,20 +157,14 @@ describe.skipIf(!postgres.available)("PostgreSQL plans the page query as an inde
     ).toBe(nodes[1]?.["Index Name"]);
     if (query.status !== undefined) return; // filtered pages are never batched (postgres.ts)
     // Several pages of the shape in one statement (postgres.ts): the same seek, once per page.
-    const single = postgresJsonPageSql(compiled.sql, columns) as string;
-    const batched = await db.executeQuery<{ "QUERY PLAN": unknown }>({
-      sql: `explain (format json) ${batchedPageSql(
+    const [batchedNodes, batchedWhere] = await explainNodes(
+      db,
+      batchedPageSql(
         single,
         compiled.parameters.map(() => "bigint"),
-      )}`,
-      parameters: compiled.parameters.map((value) => [value, value]),
-      query: compiled.query,
-      queryId: compiled.queryId,
-    });
-    const batchedNodes = planNodes(
-      ((batched.rows[0]?.["QUERY PLAN"] ?? []) as { Plan: PlanNode }[])[0]?.Plan,
+      ),
+      compiled.parameters.map((value) => [value, value]),
     );
-    const batchedWhere = JSON.stringify(batchedNodes);
     expect(
       batchedNodes.filter((node) => ["Sort", "Seq Scan"].includes(node["Node Type"])),
       batchedWhere,

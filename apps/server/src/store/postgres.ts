@@ -55,7 +55,7 @@ interface PageRequest {
  * The most pages one statement reads: PostgreSQL reads a statement's pages one after another in one
  * backend, so a bound keeps one statement's time (and the last page's wait) bounded too.
  */
-const MAX_PAGES_PER_STATEMENT = 32;
+export const MAX_PAGES_PER_STATEMENT = 32;
 
 /**
  * The pages of one shape in one statement: `single` (a JSON page query whose parameters are $1..$n)
