@@ -91,6 +91,22 @@ describe("loadConfig", () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^${variable}\\b`));
   });
 
+  it("reads the metrics listener, GC durations off unless METRICS_GC_DURATIONS is set", () => {
+    expect(loadConfig({}).metrics).toEqual({
+      host: "127.0.0.1",
+      port: 9464,
+      required: false,
+      gcDurations: false,
+    });
+    expect(loadConfig({ METRICS_PORT: "0", METRICS_GC_DURATIONS: "1" }).metrics).toEqual({
+      host: "127.0.0.1",
+      port: 0,
+      required: true,
+      gcDurations: true,
+    });
+    expect(() => loadConfig({ METRICS_GC_DURATIONS: "yes" })).toThrow(ConfigError);
+  });
+
   it("never echoes a database URL, which may carry a password", () => {
     expect(() => loadConfig({ DATABASE_URL: "mysql://user:s3cret@db/pets" })).toThrow(
       /^((?!s3cret).)*$/,

@@ -61,6 +61,11 @@ export interface MetricsConfig {
   port: number;
   /** METRICS_PORT was set, so a port in use stops start-up (the default port is skipped, logged). */
   required: boolean;
+  /**
+   * METRICS_GC_DURATIONS: also export `nodejs_gc_duration_seconds` (off unless set; watching
+   * every collection cost the server CPU on every request, registry.ts says how much).
+   */
+  gcDurations: boolean;
 }
 
 /** What the application names where the environment says nothing (the engine names nothing). */
@@ -187,7 +192,12 @@ function metrics(env: Env): MetricsConfig {
   if (/\s/.test(host))
     throw new ConfigError(`METRICS_HOST must be a host name or address (got "${host}")`);
   const port = integer(env, "METRICS_PORT", 9464, 0, 65535);
-  return { host, port, required: Boolean(env.METRICS_PORT?.trim()) };
+  return {
+    host,
+    port,
+    required: Boolean(env.METRICS_PORT?.trim()),
+    gcDurations: bool(env, "METRICS_GC_DURATIONS", false),
+  };
 }
 
 /** Parses and validates the environment; throws ConfigError naming the variable at fault. */

@@ -153,7 +153,9 @@ export async function startEngine<S extends EngineStore>(
       metricsServer = await startMetricsListener({
         ...config.metrics,
         // prom-client is loaded only when metrics are on.
-        registry: (await import("./metrics/registry.js")).metricsRegistry(metrics),
+        registry: (await import("./metrics/registry.js")).metricsRegistry(metrics, {
+          gcDurations: config.metrics.gcDurations,
+        }),
         routes: [usageRoute(store, limiter, contract, clock, config)],
         logger,
       });

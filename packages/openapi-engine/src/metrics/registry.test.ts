@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import type * as PerfHooks from "node:perf_hooks";
 import { loadBundledSpec } from "@animal-store/openapi";
+import { collectDefaultMetrics, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { compileContract } from "../contract/contract.js";
 import { EngineMetrics } from "./engine-metrics.js";
@@ -56,5 +57,50 @@ describe("the metrics registry", () => {
     } finally {
       perf.monitorEventLoopDelay = original;
     }
+  });
+
+  describe("prom-client's GC observer (METRICS_GC_DURATIONS)", () => {
+    // What each registry asked PerformanceObserver to watch, and the names it registered.
+    async function built(gcDurations: boolean | undefined) {
+      const perf = createRequire(import.meta.url)("node:perf_hooks") as typeof PerfHooks;
+      const proto = perf.PerformanceObserver.prototype;
+      const original = proto.observe;
+      const watched: string[] = [];
+      proto.observe = function (this: PerfHooks.PerformanceObserver, options) {
+        watched.push(...(options?.entryTypes ?? []), ...(options?.type ? [options.type] : []));
+        return original.call(this, options);
+      };
+      try {
+        const options = gcDurations === undefined ? undefined : { gcDurations };
+        const registry = metricsRegistry(new EngineMetrics(contract), options);
+        const names = registry.getMetricsAsArray().map((metric) => metric.name);
+        return { watched, names, text: await registry.metrics() };
+      } finally {
+        proto.observe = original;
+      }
+    }
+
+    // Every standard metric prom-client registers, from the installed version itself.
+    function standardNames(): string[] {
+      const reference = new Registry();
+      collectDefaultMetrics({ register: reference });
+      return reference.getMetricsAsArray().map((metric) => metric.name);
+    }
+
+    it("is left out by default: nothing watches garbage collection, every other standard metric is kept", async () => {
+      const { watched, names, text } = await built(undefined);
+      expect(watched).not.toContain("gc");
+      expect(text).not.toContain("nodejs_gc_duration_seconds");
+      const expected = standardNames().filter((name) => name !== "nodejs_gc_duration_seconds");
+      expect(expected.length).toBeGreaterThan(10);
+      for (const name of expected) expect(names).toContain(name);
+    });
+
+    it("is added when asked for, beside the same standard metrics", async () => {
+      const { watched, names } = await built(true);
+      expect(watched).toContain("gc");
+      expect([...names].sort()).toEqual(expect.arrayContaining(standardNames()));
+      expect(names).toContain("nodejs_gc_duration_seconds");
+    });
   });
 });

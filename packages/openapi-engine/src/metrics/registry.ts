@@ -4,6 +4,7 @@
  * process metrics. Every label value comes from the contract (operationIds, plan names, error
  * codes) or a fixed list, never from a request, so no caller can grow the label space.
  */
+import { createRequire } from "node:module";
 import { collectDefaultMetrics, type Metric, Registry } from "prom-client";
 import type { EngineMetrics } from "./engine-metrics.js";
 import { LATENCY_BUCKETS } from "./tally.js";
@@ -65,13 +66,55 @@ function latencyValues(metrics: EngineMetrics): Values {
  */
 export const EVENT_LOOP_SAMPLE_MS = 100;
 
+/**
+ * prom-client's collector of `nodejs_gc_duration_seconds`, left out unless asked for. It watches
+ * every garbage collection through a `PerformanceObserver`, and with it on the server used
+ * measurably more CPU per request, most on the answers that allocate most (apps/bench/README.md,
+ * "metrics on vs off", has the figures). Node offers no cheaper running total of GC time, and the
+ * event-loop delay histogram still shows a long pause.
+ */
+export const GC_COLLECTOR = "gc";
+
+/** The collectors' options, as prom-client's `collectDefaultMetrics` takes them. */
+interface CollectorConfig {
+  register: Registry;
+  eventLoopMonitoringPrecision: number;
+}
+
+// prom-client exports its collectors only together (collectDefaultMetrics); each one is a module
+// of its own, named in `collectDefaultMetrics.metricsList`, so one can be left out without
+// copying the rest. The list comes from the installed prom-client, so a collector it adds is kept.
+const promClient = createRequire(createRequire(import.meta.url).resolve("prom-client"));
+
+/** Registers prom-client's standard process metrics on `config.register`, less the GC observer. */
+function collectProcessMetrics(config: CollectorConfig, gcDurations: boolean): void {
+  if (gcDurations) {
+    collectDefaultMetrics(config);
+    return;
+  }
+  for (const name of collectDefaultMetrics.metricsList) {
+    if (name === GC_COLLECTOR) continue;
+    const collector = promClient(`./lib/metrics/${name}`) as (
+      registry: Registry,
+      config: CollectorConfig,
+    ) => void;
+    collector(config.register, config);
+  }
+}
+
+/** How the registry is built (METRICS_GC_DURATIONS). */
+export interface RegistryOptions {
+  /** Also export prom-client's GC durations, at the cost `GC_COLLECTOR` states. */
+  gcDurations?: boolean;
+}
+
 /** A registry of `metrics` and the process's standard metrics. */
-export function metricsRegistry(metrics: EngineMetrics): Registry {
+export function metricsRegistry(metrics: EngineMetrics, options: RegistryOptions = {}): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({
-    register: registry,
-    eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS,
-  });
+  collectProcessMetrics(
+    { register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS },
+    options.gcDurations ?? false,
+  );
   const add = (metric: Metric) => registry.registerMetric(metric);
   add(
     computed(
