@@ -67,7 +67,8 @@ describe("the metrics registry", () => {
       const original = proto.observe;
       const watched: string[] = [];
       proto.observe = function (this: PerfHooks.PerformanceObserver, options) {
-        watched.push(...(options?.entryTypes ?? []), ...(options?.type ? [options.type] : []));
+        const asked = options as { entryTypes?: readonly string[]; type?: string } | undefined;
+        watched.push(...(asked?.entryTypes ?? []), ...(asked?.type ? [asked.type] : []));
         return original.call(this, options);
       };
       try {

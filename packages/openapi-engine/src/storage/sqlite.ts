@@ -49,16 +49,33 @@ export const classifySqliteError: ErrorClassifier = (err) => {
 /**
  * Kysely prepares every query anew; a store's queries are a small fixed set, so each SQL text is
  * prepared once and its statement reused (the single connection runs one at a time).
+ *
+ * Only a text seen a second time is kept. Every statement alive on a connection holds some of
+ * SQLite's lookaside memory, the small-allocation pool each query draws on as it runs; once
+ * statements hold most of it, every query's small allocations go to malloc under a mutex instead,
+ * and a page of 100 pets cost measurably more per request (apps/bench/README.md, "what each change
+ * bought", has the figures). Migrations and start-up introspection run dozens of statements once: left in
+ * the cache they would hold that memory for the life of the process.
  */
-function withStatementCache(db: Database.Database): KyselySqlite {
+export function withStatementCache(db: {
+  prepare(text: string): unknown;
+  close(): unknown;
+}): KyselySqlite {
   const statements = new Map<string, SqliteStatement>();
+  const seenOnce = new Set<string>();
   return {
-    close: () => db.close(),
+    close: () => {
+      db.close();
+    },
     prepare(text: string): SqliteStatement {
-      let statement = statements.get(text);
-      if (!statement) {
-        statement = db.prepare(text) as unknown as SqliteStatement;
-        if (statements.size < MAX_CACHED_STATEMENTS) statements.set(text, statement);
+      const cached = statements.get(text);
+      if (cached) return cached;
+      const statement = db.prepare(text) as unknown as SqliteStatement;
+      if (!seenOnce.has(text)) {
+        if (seenOnce.size < MAX_CACHED_STATEMENTS) seenOnce.add(text);
+      } else if (statements.size < MAX_CACHED_STATEMENTS) {
+        seenOnce.delete(text);
+        statements.set(text, statement);
       }
       return statement;
     },
