@@ -26,7 +26,8 @@ type Row = Record<string, unknown>;
  * page read as one JSON text, where that is exact (json-pages.ts), with where the id is in a row.
  */
 interface PageQuery {
-  statement: Database.Statement;
+  /** The page read row by row: prepared on first use, as only pages JSON cannot carry need it. */
+  rowByRow: () => Database.Statement;
   json: Database.Statement | undefined;
   idIndex: number;
   toPet: (row: unknown[]) => Pet;
@@ -84,18 +85,24 @@ export class SqliteStore extends KyselyStore {
       });
       // Rows as arrays (raw): the driver builds no object per row; the mapper builds the pet.
       const inner = query.compile().sql;
-      const statement = raw.prepare(inner).raw(true);
-      const described = statement.columns() as PageColumn[];
+      // Described once, then left to the garbage collector: a statement kept alive holds part of
+      // the connection's lookaside memory, which every query draws on (engine storage/sqlite.ts).
+      const described = raw.prepare(inner).columns() as PageColumn[];
       const columns = described.map((c) => c.name);
       const jsonSql = jsonPageSql(inner, described);
       const json = jsonSql === undefined ? undefined : raw.prepare(jsonSql).raw(true);
-      return { statement, json, idIndex: columns.indexOf("id"), toPet: arrayMapperFor(columns) };
+      let statement: Database.Statement | undefined;
+      const rowByRow = () => {
+        statement ??= raw.prepare(inner).raw(true);
+        return statement;
+      };
+      return { rowByRow, json, idIndex: columns.indexOf("id"), toPet: arrayMapperFor(columns) };
     });
   }
 
   override listPets({ limit, status, afterId }: PetQuery): Promise<Pet[]> {
     try {
-      const { statement, json, idIndex, toPet } = this.pageQueries[
+      const { rowByRow, json, idIndex, toPet } = this.pageQueries[
         (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2)
       ] as PageQuery;
       const params: unknown[] = [];
@@ -112,7 +119,7 @@ export class SqliteStore extends KyselyStore {
           // answers the page or fails with the error itself.
         }
       }
-      rows ??= statement.all(...params) as unknown[][];
+      rows ??= rowByRow().all(...params) as unknown[][];
       return Promise.resolve(rows.map(toPet));
     } catch (err) {
       return Promise.reject(classifySqliteError(err));
