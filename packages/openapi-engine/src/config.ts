@@ -63,7 +63,7 @@ export interface MetricsConfig {
   required: boolean;
   /**
    * METRICS_GC_DURATIONS: also export `nodejs_gc_duration_seconds` (off unless set; watching
-   * every collection cost the server CPU on every request, registry.ts says how much).
+   * every collection cost the server CPU on every request: apps/bench/README.md has the figures).
    */
   gcDurations: boolean;
 }

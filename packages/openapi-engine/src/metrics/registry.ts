@@ -70,8 +70,8 @@ export const EVENT_LOOP_SAMPLE_MS = 100;
  * prom-client's collector of `nodejs_gc_duration_seconds`, left out unless asked for. It watches
  * every garbage collection through a `PerformanceObserver`, and with it on the server used
  * measurably more CPU per request, most on the answers that allocate most (apps/bench/README.md,
- * "metrics on vs off", has the figures). Node offers no cheaper running total of GC time, and the
- * event-loop delay histogram still shows a long pause.
+ * "what each change bought", has the figures). Node offers no cheaper running total of GC time
+ * (v8.GCProfiler cost as much), and the event-loop delay histogram still shows a long pause.
  */
 export const GC_COLLECTOR = "gc";
 
