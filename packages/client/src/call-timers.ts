@@ -1,6 +1,7 @@
 import { type CallFailureContext, TimeoutError } from "./call-errors.js";
 
-const NEVER_ABORTED = new AbortController().signal;
+/** A signal that never aborts: the wait signal of a call without a caller's signal or deadline. */
+export const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * The clocks of one timed call (`timeoutMs` or `deadlineMs` set): a deadline that aborts every

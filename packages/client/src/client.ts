@@ -8,11 +8,11 @@ import {
   type DeprecationHandler,
   warnDeprecation,
 } from "./deprecation.js";
-import { basePathOf, operationIdOf } from "./operation-lookup.js";
+import { operationIdOf } from "./operation-lookup.js";
 import { createPacer, PACING_DEFAULTS, type Pacer, type PacingOptions } from "./pacer.js";
 import { pages } from "./pages.js";
 import type { RateLimitInfo } from "./rate-limit.js";
-import { OPERATION_ID, ReplayableRequest } from "./replayable-request.js";
+import { DIRECT, DirectCall } from "./replayable-request.js";
 import { deprecationOf, responseMeta } from "./response-meta.js";
 import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./retry-policy.js";
 import { createTransport } from "./transport.js";
@@ -44,12 +44,6 @@ type RawCall = (...args: unknown[]) => Promise<{ response: Response; meta?: unkn
 function withMeta<R extends { response: Response; meta?: unknown }>(result: R): R {
   result.meta = responseMeta(result.response);
   return result;
-}
-
-/** The call's init with the operationId the client's method names it by. */
-function named(init: unknown, method: string, path: unknown): Record<PropertyKey, unknown> {
-  const operationId = operationIdOf(method, String(path));
-  return { ...(init as Record<PropertyKey, unknown>), [OPERATION_ID]: operationId };
 }
 
 /** The pacer of a client with retries: full pacing, or only the pause after a 429. */
@@ -86,7 +80,6 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
     authorize: createAuthorizer(options),
     retry: policy,
     pacer: policy ? pacerFor(options.pacing, policy) : undefined,
-    basePath: basePathOf(options.baseUrl),
     onResponse(operationId, response, latest) {
       rateLimit = latest ?? rateLimit;
       const notice = deprecationOf(response.headers, operationId);
@@ -97,8 +90,7 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
   // init overrides them: that is how the client's call options become per-call defaults.
   const defaults: ClientOptions & CallOptions = {
     baseUrl: options.baseUrl,
-    fetch: transport,
-    Request: ReplayableRequest,
+    Request: DirectCall as unknown as typeof Request,
   };
   if (options.timeoutMs !== undefined) defaults.timeoutMs = options.timeoutMs;
   if (options.deadlineMs !== undefined) defaults.deadlineMs = options.deadlineMs;
@@ -107,6 +99,29 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
     string,
     RawCall
   >;
+  // A middleware sees the request as a Request, and a custom fetch is handed one: until either
+  // is in play, calls stay DirectCalls, which fetch sends without building a second Request.
+  let direct = options.fetch === undefined;
+  const use = client.use as unknown as (...middlewares: unknown[]) => void;
+  (client as unknown as { use: typeof use }).use = (...middlewares) => {
+    use(...middlewares);
+    direct = false;
+  };
+  /** The call's init with the operationId the client's method names it by. */
+  /**
+   * The call's init, with the fetch openapi-fetch hands its request to: the transport, told the
+   * operationId the call was named by (a request a middleware replaced still carries it). A
+   * call's own `fetch` replaces the transport, as openapi-fetch documents.
+   */
+  const named = (init: unknown, method: string, path: unknown): Record<PropertyKey, unknown> => {
+    const operationId = operationIdOf(method, String(path));
+    const own = init as Record<PropertyKey, unknown> | undefined;
+    return {
+      fetch: (request: Request | DirectCall) => transport(request, operationId),
+      ...own,
+      [DIRECT]: direct && !own?.middleware && !own?.fetch,
+    };
+  };
   for (const method of METHODS) {
     const call = client[method] as RawCall;
     client[method] = (path, init) => call(path, named(init, method, path)).then(withMeta);

@@ -1,39 +1,89 @@
 import { type CallOptions, checkCallOptions } from "./call-options.js";
 
-/** Init key under which the client's methods pass the operationId of a call (never sent). */
-export const OPERATION_ID = Symbol("animal-store.operationId");
+/** Init key the client sets when the call may be built as a {@link DirectCall} (never sent). */
+export const DIRECT = Symbol("animal-store.direct");
 
-/** The init openapi-fetch builds a request from: fetch's own, the call options, the operation. */
-type CallInit = RequestInit & CallOptions & { [OPERATION_ID]?: string };
+/** The init openapi-fetch builds a request from: fetch's own and the call options. */
+type CallInit = RequestInit & CallOptions & { [DIRECT]?: boolean };
 
 /**
- * A Request that keeps what a call needs beyond fetch's own fields: the body it was built with,
- * so a retry can re-send it without cloning every request up front (the happy path pays
- * nothing); the call options (openapi-fetch passes the client's and the call's in `init`); and,
- * when a timeout applies, a signal of the client's own in place of the caller's, so an attempt
- * can be cut without building a second Request. openapi-fetch builds requests with it.
+ * What a call needs beyond fetch's own fields, on every request the client builds: the body it
+ * was built with, so a retry can re-send it without cloning every request up front (the happy
+ * path pays nothing); the call options (openapi-fetch passes the client's and the call's in
+ * `init`); and, when a timeout applies, the controller of a signal of the
+ * client's own in place of the caller's, so an attempt can be cut without another Request.
  */
-export class ReplayableRequest extends Request {
+export interface OwnRequest {
   readonly replayBody: BodyInit | null | undefined;
-  readonly callOptions: CallOptions;
-  /** The operationId the client's method named, if any. */
-  readonly operationId: string | undefined;
-  /** The caller's own signal (the request's `signal` is the client's when `attempt` is set). */
+  readonly callOptions: CallInit;
+  /** The caller's own signal (the request's signal is the client's when `attempt` is set). */
   readonly callerSignal: AbortSignal | undefined;
   /** Aborts the first attempt; set when `timeoutMs` or `deadlineMs` applies. */
   readonly attempt: AbortController | undefined;
+}
 
-  constructor(input: RequestInfo | URL, init?: CallInit) {
-    const timed = init?.timeoutMs !== undefined || init?.deadlineMs !== undefined;
-    if (timed) checkCallOptions(init, "");
-    const attempt = timed ? new AbortController() : undefined;
-    super(input, attempt ? { ...init, signal: attempt.signal } : init);
-    this.replayBody = init?.body;
-    this.callOptions = init ?? {};
-    this.operationId = init?.[OPERATION_ID];
-    this.callerSignal = init?.signal ?? undefined;
-    this.attempt = attempt;
+/**
+ * The request class openapi-fetch builds every call's request with.
+ *
+ * When the client marks the call direct (no middleware will look at it as a `Request`, and the
+ * global fetch sends it), it stays this light object: the URL and the init openapi-fetch made
+ * (whose `headers` is already a `Headers`), which the transport sends as `fetch(url, init)`.
+ * Why: `fetch(request)` copies a Request into a second one whose signal follows the first, so a
+ * Request built only to be handed to fetch costs more per call than the rest of the client
+ * together (the bench README has the figures). The real Request, and every check its
+ * constructor makes, then happens once, inside fetch.
+ *
+ * Otherwise, and for a body other than a string (openapi-fetch's JSON; a stream, which a retry
+ * must clone), the constructor returns a real `Request` carrying the same {@link OwnRequest}
+ * fields.
+ */
+export class DirectCall implements OwnRequest {
+  // Declared only: the constructor either sets them all or returns a Request instead.
+  declare readonly url: string;
+  declare readonly method: string;
+  declare readonly headers: Headers;
+  declare readonly replayBody: BodyInit | null | undefined;
+  declare readonly callOptions: CallInit;
+  declare readonly callerSignal: AbortSignal | undefined;
+  declare readonly attempt: AbortController | undefined;
+  /** What fetch is given besides the URL: openapi-fetch's init, with this attempt's signal. */
+  declare readonly init: RequestInit;
+
+  /** `signal` is given only for a retry, in place of the first attempt's. */
+  constructor(input: RequestInfo | URL, init: CallInit = {}, signal?: AbortSignal) {
+    const body = init.body;
+    const callerSignal = init.signal ?? undefined;
+    let attempt: AbortController | undefined;
+    if (!signal && (init.timeoutMs !== undefined || init.deadlineMs !== undefined)) {
+      checkCallOptions(init, "");
+      attempt = new AbortController();
+    }
+    const sent = signal ?? attempt?.signal ?? callerSignal;
+    const own: OwnRequest = {
+      replayBody: body,
+      callOptions: init,
+      callerSignal,
+      attempt,
+    };
+    if (!init[DIRECT] || (body != null && typeof body !== "string")) {
+      const request = new Request(input, sent === callerSignal ? init : { ...init, signal: sent });
+      // biome-ignore lint/correctness/noConstructorReturn: these calls need a real Request.
+      return Object.assign(request, own) as unknown as DirectCall;
+    }
+    Object.assign(this, own, {
+      url: String(input),
+      // openapi-fetch always sets it, in upper case.
+      method: init.method,
+      // openapi-fetch always passes a Headers: the one object fetch is given and the client sets.
+      headers: init.headers,
+      init: sent === callerSignal ? init : { ...init, signal: sent },
+    });
   }
+}
+
+/** The request's client-side fields, when the client built it; undefined for any other Request. */
+export function ownRequestOf(request: Request | DirectCall): OwnRequest | undefined {
+  return "callOptions" in request ? (request as OwnRequest) : undefined;
 }
 
 /** Whether a body can be handed to a new Request again (a stream can be read only once). */
@@ -53,17 +103,26 @@ function isReusableBody(body: BodyInit | null | undefined): boolean {
  * when given. Bodiless requests without a new signal are re-sent as they are; replayable bodies
  * are re-attached; anything else is cloned once, now.
  */
-export function replayerOf(request: Request): (signal?: AbortSignal) => Request {
-  if (request instanceof ReplayableRequest) {
-    const body = request.replayBody;
-    if (body === null || body === undefined) {
-      return (signal) => (signal ? new Request(request, { signal }) : request);
-    }
-    if (isReusableBody(body)) {
-      return (signal) => new Request(request, signal ? { body, signal } : { body });
-    }
-  } else if (request.body === null) {
-    return (signal) => (signal ? new Request(request, { signal }) : request);
+export function replayerOf(request: Request): (signal?: AbortSignal) => Request;
+export function replayerOf(
+  request: Request | DirectCall,
+): (signal?: AbortSignal) => Request | DirectCall;
+export function replayerOf(
+  request: Request | DirectCall,
+): (signal?: AbortSignal) => Request | DirectCall {
+  if (request instanceof DirectCall) {
+    const { url, callOptions, headers, callerSignal } = request;
+    const init = { ...callOptions, headers, signal: callerSignal };
+    return (signal) => (signal ? new DirectCall(url, init, signal) : request);
+  }
+  const body = ownRequestOf(request)?.replayBody;
+  if (body == null ? request.body === null : isReusableBody(body)) {
+    return (signal) =>
+      body == null
+        ? signal
+          ? new Request(request, { signal })
+          : request
+        : new Request(request, signal ? { body, signal } : { body });
   }
   const spare = request.clone();
   return (signal) => (signal ? new Request(spare.clone(), { signal }) : spare.clone());

@@ -1,11 +1,10 @@
 import type { Authorizer } from "./auth.js";
 import { type CallFailureContext, NetworkError, RateLimitError } from "./call-errors.js";
 import { type CallOptions, type RetryHandler, tell } from "./call-options.js";
-import { CallTimers } from "./call-timers.js";
-import { operationOf } from "./operation-lookup.js";
+import { CallTimers, NEVER_ABORTED } from "./call-timers.js";
 import type { HoldBackContext, HoldBackRefusal, Pacer } from "./pacer.js";
 import { parseRateLimit, type RateLimitInfo } from "./rate-limit.js";
-import { ReplayableRequest, replayerOf } from "./replayable-request.js";
+import { DirectCall, ownRequestOf, replayerOf } from "./replayable-request.js";
 import { ensureRequestId } from "./request-id.js";
 import { recordSentCall } from "./response-meta.js";
 import {
@@ -27,8 +26,6 @@ export interface TransportOptions {
   readonly retry: RetryPolicy | undefined;
   /** Holds calls back after a 429 and, when pacing is on, before the window runs out. */
   readonly pacer: Pacer | undefined;
-  /** The client's base path ("/v1"), to name requests the client's methods did not name. */
-  readonly basePath: string;
   /** Sees every response, retried ones included (rate-limit and deprecation tracking). */
   readonly onResponse: (
     operationId: string,
@@ -45,17 +42,19 @@ const NO_OPTIONS: CallOptions = {};
  */
 export function createTransport(
   options: TransportOptions,
-): (request: Request) => Promise<Response> {
+): (request: Request | DirectCall, operationId: string) => Promise<Response> {
   const { authorize, onResponse, pacer, retry: policy } = options;
   const now = policy?.now ?? Date.now;
 
-  return async function send(request: Request): Promise<Response> {
-    const own = request instanceof ReplayableRequest ? request : undefined;
+  return async function send(
+    request: Request | DirectCall,
+    operationId: string,
+  ): Promise<Response> {
+    const own = ownRequestOf(request);
     const callOptions = own?.callOptions ?? NO_OPTIONS;
     const { method, url } = request;
-    const operationId = own?.operationId ?? operationOf(method, url, options.basePath);
     const requestId = ensureRequestId(request.headers);
-    const callerSignal = own ? own.callerSignal : request.signal;
+    const callerSignal = own ? own.callerSignal : (request as Request).signal;
     callerSignal?.throwIfAborted();
     let attempts = 0;
     const context = (): CallFailureContext => ({ operationId, requestId, attempts });
@@ -65,7 +64,7 @@ export function createTransport(
         ? new CallTimers(timeoutMs, deadlineMs, callerSignal, now(), context)
         : undefined;
     // Waits stop when this aborts: the caller's signal, or the deadline's.
-    const waitSignal = timers?.signal ?? request.signal;
+    const waitSignal = timers?.signal ?? callerSignal ?? NEVER_ABORTED;
     const holdBack: HoldBackContext = {
       operationId,
       signal: waitSignal,
@@ -122,15 +121,24 @@ export function createTransport(
           throw error;
         }
         try {
-          response = await (options.fetch ? options.fetch(current) : globalThis.fetch(current));
+          // The client builds DirectCalls only when the global fetch sends them.
+          response = await (current instanceof DirectCall
+            ? globalThis.fetch(current.url, current.init)
+            : options.fetch
+              ? options.fetch(current)
+              : globalThis.fetch(current));
         } catch (error) {
           pacer?.abandon();
           if (callerSignal?.aborted) throw callerSignal.reason;
           if (timers?.signal.aborted) throw timers.signal.reason;
           let failure: unknown = error;
           if (armed?.timedOut()) failure = attempt?.signal.reason;
-          else if (error instanceof TypeError) failure = new NetworkError(error, context());
-          else throw error;
+          else if (error instanceof TypeError) {
+            // fetch rejects a call its Request constructor refuses with a TypeError too: that
+            // is the caller's mistake, never a network error to retry.
+            if (current instanceof DirectCall) new Request(current.url, current.init);
+            failure = new NetworkError(error, context());
+          } else throw error;
           if (!policy || attempts > policy.maxRetries) throw failure;
           if (!isRetryableFailure(failure, method, waitSignal)) throw failure;
           const delay = backoffDelay(attempts - 1, policy);
