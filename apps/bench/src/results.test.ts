@@ -40,6 +40,11 @@ const clientTimes: ClientTimes = {
   oursUs: 520,
   openapiFetchVsRaw: 1.15,
   oursVsRaw: 1.3,
+  rawFetchCpuUs: 300,
+  openapiFetchCpuUs: 340,
+  oursCpuUs: 390,
+  openapiFetchCpuVsRaw: 1.13,
+  oursCpuVsRaw: 1.3,
 };
 
 const base: Omit<BenchResults, "targets"> = {
