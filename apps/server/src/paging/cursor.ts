@@ -20,12 +20,12 @@
  *   otherwise decode to another position and answer a silently wrong page: 2^-64 of them pass.
  * - The version lets a later layout be told apart (and refused) instead of misread.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 
 const VERSION = 1;
 const ID_BYTES = 8;
 const TAG_BYTES = 8;
-const LABEL = "animal-store page cursor\0";
+const LABEL = Buffer.from("animal-store page cursor\0", "utf8");
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** Where a page starts: after this id, within this filter. */
@@ -50,8 +50,10 @@ export function filterText(filter: Readonly<Record<string, unknown>>): string {
   return new URLSearchParams(set).toString();
 }
 
-function tagOf(body: Buffer): Buffer {
-  return createHash("sha256").update(LABEL).update(body).digest().subarray(0, TAG_BYTES);
+/** SHA-256 of `labelled` (the label, then a cursor's body), cut to the tag's length. */
+function tagOf(labelled: Buffer): Buffer {
+  // The one-shot form: createHash().update().digest() allocates a Hash object per page answered.
+  return hash("sha256", labelled, "buffer").subarray(0, TAG_BYTES);
 }
 
 /** The cursor text of a position; throws on an id or filter no request can produce. */
@@ -61,12 +63,19 @@ export function encodeCursor({ afterId, filter }: PageCursor): string {
   }
   const filterBytes = Buffer.from(filter, "utf8");
   if (filterBytes.length > 255) throw new RangeError("a cursor's filter is longer than 255 bytes");
-  const body = Buffer.alloc(2 + filterBytes.length + ID_BYTES);
-  body[0] = VERSION;
-  body[1] = filterBytes.length;
-  filterBytes.copy(body, 2);
-  body.writeBigUInt64BE(BigInt(afterId), 2 + filterBytes.length);
-  return Buffer.concat([body, tagOf(body)]).toString("base64url");
+  // One buffer: the label (hashed, never sent), the body, then room for the tag.
+  const bodyLength = 2 + filterBytes.length + ID_BYTES;
+  const bytes = Buffer.allocUnsafe(LABEL.length + bodyLength + TAG_BYTES);
+  LABEL.copy(bytes, 0);
+  const at = LABEL.length;
+  bytes[at] = VERSION;
+  bytes[at + 1] = filterBytes.length;
+  filterBytes.copy(bytes, at + 2);
+  // The id as a 64-bit big-endian integer, in two 32-bit halves (a safe integer needs no BigInt).
+  bytes.writeUInt32BE(Math.floor(afterId / 2 ** 32), at + 2 + filterBytes.length);
+  bytes.writeUInt32BE(afterId >>> 0, at + 6 + filterBytes.length);
+  tagOf(bytes.subarray(0, at + bodyLength)).copy(bytes, at + bodyLength);
+  return bytes.subarray(at).toString("base64url");
 }
 
 /**
@@ -84,7 +93,7 @@ export function decodeCursor(text: string, filter: string): CursorReading {
   const filterLength = bytes[1] ?? 0;
   if (bytes.length !== 2 + filterLength + ID_BYTES + TAG_BYTES) return invalid;
   const body = bytes.subarray(0, bytes.length - TAG_BYTES);
-  if (!tagOf(body).equals(bytes.subarray(body.length))) return invalid;
+  if (!tagOf(Buffer.concat([LABEL, body])).equals(bytes.subarray(body.length))) return invalid;
   const afterId = body.readBigUInt64BE(2 + filterLength);
   if (afterId < 1n || afterId > BigInt(Number.MAX_SAFE_INTEGER)) return invalid;
   if (!body.subarray(2, 2 + filterLength).equals(Buffer.from(filter, "utf8"))) {
