@@ -86,8 +86,9 @@ export function processGroup(pgid: number): number[] {
 }
 
 /**
- * What process group `pgid` still holds, each as "pid state command line" so that a failure names
- * it. An exited process nobody reaped (state Z) counts: its parent exited without waiting for it,
+ * What process group `pgid` still holds, each as "pid state ppid=N (name) command line" so that a
+ * failure names it: an exited process has no command line left, but keeps its name and parent.
+ * An exited process nobody reaped (state Z) counts: its parent exited without waiting for it,
  * which is how a loop that does not stop its services shows when they die on their own.
  */
 export function stillInGroup(pgid: number): string[] {
@@ -98,19 +99,33 @@ export function stillInGroup(pgid: number): string[] {
     } catch {
       // Gone meanwhile.
     }
-    return `${member.pid} ${member.state} ${command}`;
+    return `${member.pid} ${member.state} ppid=${member.ppid} (${member.name}) ${command}`.trim();
   });
 }
 
-function groupMembers(pgid: number): Array<{ pid: number; state: string }> {
-  const members: Array<{ pid: number; state: string }> = [];
+interface GroupMember {
+  pid: number;
+  state: string;
+  ppid: number;
+  name: string;
+}
+
+function groupMembers(pgid: number): GroupMember[] {
+  const members: GroupMember[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       // pid (comm) state ppid pgrp ...: comm may hold spaces, so read after its ")".
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) === pgid) members.push({ pid: Number(entry), state: fields[0] ?? "" });
+      if (Number(fields[2]) === pgid) {
+        members.push({
+          pid: Number(entry),
+          state: fields[0] ?? "",
+          ppid: Number(fields[1]),
+          name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+        });
+      }
     } catch {
       // Gone meanwhile.
     }
