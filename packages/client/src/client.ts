@@ -107,7 +107,6 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
     use(...middlewares);
     direct = false;
   };
-  /** The call's init with the operationId the client's method names it by. */
   /**
    * The call's init, with the fetch openapi-fetch hands its request to: the transport, told the
    * operationId the call was named by (a request a middleware replaced still carries it). A
