@@ -11,7 +11,7 @@ import { useService } from "@animal-store/test-support";
 import type Database from "libsql";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { jsonPageSql } from "../src/store/json-pages.js";
+import { jsonPageSql, rowidAliasOf, type TableColumnInfo } from "../src/store/json-pages.js";
 import { KyselyStore } from "../src/store/kysely-store.js";
 import { petStoreMigrations } from "../src/store/migrations.js";
 import {
@@ -150,6 +150,56 @@ describe("SQLite pages read as one JSON text", () => {
     } finally {
       await store.close();
     }
+  });
+
+  it("the table's rowid alias is left out of the REAL check, every other INTEGER column kept", async () => {
+    const { store, raw, ran } = await storeWith();
+    try {
+      ran.length = 0;
+      await store.listPets({ limit: 1 });
+      // The migrated table's id is an INTEGER PRIMARY KEY: SQLite stores only integers there.
+      expect(ran).toHaveLength(1);
+      expect(ran[0]).toMatch(/typeof\("category_id"\) = 'real'/);
+      expect(ran[0]).not.toMatch(/typeof\("id"\)/);
+      // Writing a REAL into it is refused (it is the rowid), so nothing can slip past.
+      expect(() =>
+        raw.exec("insert into pets (id, name, category_id) values (0.5, 'half', 1)"),
+      ).toThrow(/datatype mismatch/i);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a primary key is named the rowid alias only where SQLite makes it one", async () => {
+    const column = (name: string, type: string, pk: number): TableColumnInfo => ({
+      name,
+      type,
+      pk,
+    });
+    const id = (type: string) => [column("id", type, 1), column("n", "INTEGER", 0)];
+    const table = 'create table "t" ("id" integer primary key autoincrement, "n" integer)';
+    expect(rowidAliasOf(id("INTEGER"), table)).toBe("id");
+    expect(rowidAliasOf(id("integer"), table)).toBe("id");
+    // Not an alias: another declared type, a key of two columns, no rowid, or the DESC quirk.
+    expect(rowidAliasOf(id("INT"), table)).toBeUndefined();
+    expect(rowidAliasOf(id("BIGINT"), table)).toBeUndefined();
+    expect(
+      rowidAliasOf([column("a", "INTEGER", 1), column("b", "INTEGER", 2)], table),
+    ).toBeUndefined();
+    expect(rowidAliasOf(id("INTEGER"), `${table} without rowid`)).toBeUndefined();
+    expect(
+      rowidAliasOf(id("INTEGER"), 'create table "t" ("id" integer primary key desc, "n" integer)'),
+    ).toBeUndefined();
+    expect(rowidAliasOf([column("n", "INTEGER", 0)], table)).toBeUndefined();
+    // The check of the page query: the alias left out, the other INTEGER column kept.
+    const columns = [
+      { name: "id", type: "INTEGER" },
+      { name: "n", type: "INTEGER" },
+    ];
+    expect(jsonPageSql("select * from t", columns, "id")).toMatch(
+      /coalesce\(max\(typeof\("n"\) = 'real'\), 0\)/,
+    );
+    expect(jsonPageSql("select * from t", columns)).toMatch(/typeof\("id"\) = 'real' or/);
   });
 
   it("a REAL column: the table is always read row by row", async () => {

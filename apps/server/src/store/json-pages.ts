@@ -40,16 +40,51 @@ function affinity(type: string | null): "integer" | "text" | "other" {
  * The JSON page query around `inner` (whose result has `columns`), or undefined when a column
  * could hold values SQLite's JSON does not write exactly. It answers one row: the page's JSON
  * text, and 1 when some row holds a REAL in an INTEGER column (then the text is not to be used).
+ * `rowidAlias` names the table's INTEGER PRIMARY KEY, if it has one: SQLite stores only integers
+ * there, so it is left out of that check (bench README: what it bought).
  */
-export function jsonPageSql(inner: string, columns: readonly PageColumn[]): string | undefined {
+export function jsonPageSql(
+  inner: string,
+  columns: readonly PageColumn[],
+  rowidAlias?: string,
+): string | undefined {
   const kinds = columns.map((column) => affinity(column.type));
   if (kinds.includes("other")) return undefined;
   const values = columns.map((column) => sqlIdentifier(column.name)).join(", ");
   const reals = columns
-    .filter((_, i) => kinds[i] === "integer")
+    .filter((column, i) => kinds[i] === "integer" && column.name !== rowidAlias)
     .map((column) => `typeof(${sqlIdentifier(column.name)}) = 'real'`);
   const anyReal = reals.length === 0 ? "0" : `coalesce(max(${reals.join(" or ")}), 0)`;
   return `select json_group_array(json_array(${values})), ${anyReal} from (${inner})`;
+}
+
+/** What `PRAGMA table_info` says of a column. */
+export interface TableColumnInfo {
+  name: string;
+  type: string;
+  /** 1-based position in the primary key; 0 when not in it. */
+  pk: number;
+}
+
+/**
+ * The table's rowid alias, or undefined: its only primary-key column when declared exactly
+ * `INTEGER` (https://sqlite.org/lang_createtable.html#rowid), in a table with a rowid. Where the
+ * table's SQL could make it something else (WITHOUT ROWID, or the `INTEGER PRIMARY KEY DESC`
+ * quirk, which is not an alias), none is named: the check then covers that column too.
+ */
+export function rowidAliasOf(
+  columns: readonly TableColumnInfo[],
+  createSql: string,
+): string | undefined {
+  const keys = columns.filter((column) => column.pk > 0);
+  const [key] = keys;
+  if (keys.length !== 1 || key === undefined || key.type.toUpperCase() !== "INTEGER") {
+    return undefined;
+  }
+  if (/without\s+rowid/i.test(createSql) || /primary\s+key\s+desc/i.test(createSql)) {
+    return undefined;
+  }
+  return key.name;
 }
 
 /**

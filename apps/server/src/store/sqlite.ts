@@ -6,7 +6,13 @@ import type { NewPet, Pet } from "@animal-store/api-types";
 import { classifySqliteError, openSqliteDatabase } from "@animal-store/openapi-engine/storage";
 import type { Kysely } from "kysely";
 import type Database from "libsql";
-import { jsonPageSql, type PageColumn, pageRows } from "./json-pages.js";
+import {
+  jsonPageSql,
+  type PageColumn,
+  pageRows,
+  rowidAliasOf,
+  type TableColumnInfo,
+} from "./json-pages.js";
 import { KyselyStore, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
 import { arrayMapperFor, compileRowValues, mapperFor, sqlIdentifier } from "./pet-rows.js";
@@ -61,9 +67,12 @@ export class SqliteStore extends KyselyStore {
   ) {
     super("sqlite", db, classifySqliteError);
     // The table's own columns (a migration may have added some): nothing here lists them.
-    const all = (raw.prepare("PRAGMA table_info(pets)").all() as Array<{ name: string }>).map(
-      (column) => column.name,
-    );
+    const tableInfo = raw.prepare("PRAGMA table_info(pets)").all() as TableColumnInfo[];
+    const all = tableInfo.map((column) => column.name);
+    const created = raw
+      .prepare("select sql from sqlite_schema where type = 'table' and name = 'pets'")
+      .get() as { sql: string } | undefined;
+    const rowidAlias = rowidAliasOf(tableInfo, created?.sql ?? "");
     const written = all.filter((column) => column !== "id");
     const insertOf = (columns: string[]) => {
       const names = columns.map(sqlIdentifier).join(", ");
@@ -89,7 +98,7 @@ export class SqliteStore extends KyselyStore {
       // the connection's lookaside memory, which every query draws on (engine storage/sqlite.ts).
       const described = raw.prepare(inner).columns() as PageColumn[];
       const columns = described.map((c) => c.name);
-      const jsonSql = jsonPageSql(inner, described);
+      const jsonSql = jsonPageSql(inner, described, rowidAlias);
       const json = jsonSql === undefined ? undefined : raw.prepare(jsonSql).raw(true);
       let statement: Database.Statement | undefined;
       const rowByRow = () => {
