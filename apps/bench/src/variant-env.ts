@@ -104,6 +104,11 @@ export async function createVariantSpecs(
       label: "(f) Fastify 5 + fastify-openapi-glue",
       env: sqlite("fastify"),
     },
+    {
+      id: "hono-ajv",
+      label: "(h) Hono 4 + Ajv, fast-json-stringify",
+      env: sqlite("hono"),
+    },
   ];
   if (compareDist !== undefined) {
     const env = { ...sqlite("before"), BENCH_SERVER_DIST: compareDist };

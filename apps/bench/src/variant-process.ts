@@ -16,6 +16,7 @@ export type VariantId =
   | "bare-express"
   | "raw-http"
   | "fastify-glue"
+  | "hono-ajv"
   | "ours-pg-redis"
   | "ours-before";
 
@@ -38,7 +39,14 @@ export interface RunningVariant {
   firstRequestMs: number;
 }
 
-const entry = fileURLToPath(new URL("./variants/serve.js", import.meta.url));
+// From the built file, its sibling; from the source under vitest, the built entry (children run
+// plain node, which cannot load TypeScript).
+const entry = fileURLToPath(
+  new URL(
+    import.meta.url.endsWith(".ts") ? "../dist/variants/serve.js" : "./variants/serve.js",
+    import.meta.url,
+  ),
+);
 
 /** Starts variant `id` with `env`; rejects with the child's stderr when it exits or stalls. */
 export async function startVariant(

@@ -1,0 +1,269 @@
+/**
+ * Variant (h): Hono 4 on @hono/node-server, with Ajv validators and fast-json-stringify answers
+ * compiled from the bundled spec: the stack a team choosing Hono would write, since Hono has no
+ * OpenAPI glue that reads an existing spec. Routes come from the spec's operations; query and path
+ * parameters are validated and coerced by Ajv (defaults applied), bodies by Ajv after Hono's
+ * `bodyLimit`; answers are written by the serializer compiled for their documented response. The
+ * rest is the shipped server's work as the Fastify variant does it: the server's own store and
+ * handlers, the engine's hashed-key cache, per-key counter with X-RateLimit-*, the same security
+ * headers + no-store, X-Request-Id, and one pino access line per request through the engine's
+ * logger. What it still skips is listed in apps/bench/README.md.
+ */
+import { randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  deref,
+  documentedResponses,
+  type JsonObject,
+  loadBundledSpec,
+  responseForStatus,
+  specOperations,
+} from "@animal-store/openapi";
+import {
+  type ApiKeyRecord,
+  compileContract,
+  createKeyLookup,
+  createLogger,
+  createRateLimiter,
+  issueApiKey,
+  limitsFor,
+  type RateLimitDecision,
+  staticResponseHeaders,
+} from "@animal-store/openapi-engine";
+import { configFrom, createHandlers, openStore } from "@animal-store/server";
+import { serve } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import build from "fast-json-stringify";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+
+const UNREACHABLE_LIMIT = 1_000_000_000;
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const BEARER_TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+type HandlerCall = (request: Record<string, unknown>) => Promise<{
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}>;
+
+type Env = { Variables: { requestId: string; startedAt: number; key: ApiKeyRecord | undefined } };
+
+/** An answer in the spec's Error shape, thrown from a middleware or handler. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Starts the Hono variant on `env` (DATABASE_URL, PORT, HOST as the server reads them). */
+export async function startHonoAjv(env: Record<string, string | undefined>) {
+  const config = configFrom(env);
+  const loaded = loadBundledSpec();
+  const spec = loaded.spec;
+  const contract = compileContract(loaded);
+  const store = await openStore(config.database);
+  const logger = createLogger(config, "animal-store");
+  const accessLog = logger.child({}, { redact: [] });
+  const limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
+  const lookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
+  const limits = limitsFor(contract.rateLimit);
+  const headers = [...staticResponseHeaders()];
+  const handlers = createHandlers(store) as unknown as Record<string, HandlerCall>;
+
+  // Fastify's Ajv settings for parameters (coerced to their types, defaults applied); bodies are
+  // validated as sent, unknown properties rejected by the schemas themselves.
+  const components = { components: spec.components };
+  const ajv = new Ajv({ coerceTypes: "array", useDefaults: true, strict: false, allErrors: false });
+  addFormats.default(ajv);
+  const bodies = new Ajv({ strict: false });
+  addFormats.default(bodies);
+
+  const app = new Hono<Env>();
+
+  app.use(async (c, next) => {
+    const incoming = c.req.header("x-request-id");
+    const requestId =
+      incoming !== undefined && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    c.set("requestId", requestId);
+    c.set("startedAt", performance.now());
+    for (const [name, value] of headers) c.header(name, value);
+    c.header("X-Request-Id", requestId);
+    await next();
+    accessLog.info(
+      {
+        reqId: requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - c.get("startedAt")) * 10) / 10,
+        keyId: c.get("key")?.id,
+      },
+      "request",
+    );
+  });
+
+  app.onError((error, c) => {
+    const known = error instanceof HttpError;
+    // hono/body-limit's and a malformed body's own errors carry their status.
+    const status = known ? error.status : ((error as { status?: number }).status ?? 500);
+    const code = known ? error.code : status === 413 ? "payload_too_large" : "internal_error";
+    // Written as the handlers' answers are, with the charset the other variants send.
+    c.header("Content-Type", "application/json; charset=utf-8");
+    const message = status < 500 ? error.message : code;
+    return c.body(JSON.stringify({ code, message, status }), status as 400);
+  });
+
+  // The key is looked up (cached by hash) and counted before the credential is required, so a
+  // 401 carries X-RateLimit-* as the shipped server's does.
+  async function authorize(c: Context<Env>): Promise<void> {
+    const token = BEARER_TOKEN.exec(c.req.header("authorization") ?? "")?.[1];
+    const found = token === undefined ? null : lookup(token);
+    const key = found instanceof Promise ? await found : found;
+    const address = key ? "" : (getConnInfo(c).remote.address ?? "");
+    if (key) c.set("key", key);
+    const caller = key
+      ? { kind: "key" as const, key }
+      : { kind: "anonymous" as const, address, failure: token ? "invalid" : "missing" };
+    const subject = key ? `key:${key.id}` : `addr:${address}`;
+    const decided = limiter.consume(subject, limits(caller as never), Date.now(), {
+      banEligible: key !== null,
+    });
+    const decision: RateLimitDecision = decided instanceof Promise ? await decided : decided;
+    c.header("X-RateLimit-Limit", String(decision.limit));
+    c.header("X-RateLimit-Remaining", String(decision.remaining));
+    c.header("X-RateLimit-Reset", String(decision.reset));
+    if (!decision.allowed) {
+      c.header("Retry-After", String(decision.retryAfter ?? 0));
+      throw new HttpError(429, "rate_limited", "Too many requests.");
+    }
+    if (!key) throw new HttpError(401, "unauthorized", "A valid API key is required.");
+  }
+
+  /** An object schema over one location's parameters, as Fastify builds its querystring schema. */
+  function parameterValidator(parameters: JsonObject[], where: string): ValidateFunction {
+    const own = parameters.filter((p) => p.in === where);
+    return ajv.compile({
+      type: "object",
+      properties: Object.fromEntries(own.map((p) => [p.name, deref(spec, p.schema)])),
+      required: own.filter((p) => p.required === true).map((p) => p.name),
+      ...components,
+    });
+  }
+
+  const fail = (validate: ValidateFunction, where: string): never => {
+    const first = validate.errors?.[0];
+    throw new HttpError(
+      400,
+      "validation_failed",
+      `${where}${first?.instancePath ?? ""} ${first?.message ?? "is invalid"}`,
+    );
+  };
+
+  for (const operation of specOperations(spec)) {
+    const handler = handlers[operation.operationId];
+    if (handler === undefined) continue;
+    const validateQuery = parameterValidator(operation.parameters, "query");
+    const validatePath = parameterValidator(operation.parameters, "path");
+    const bodySchema = operation.requestBody
+      ? deref<JsonObject | undefined>(
+          spec,
+          (operation.requestBody.content as JsonObject)?.["application/json"],
+        )
+      : undefined;
+    const validateBody = bodySchema?.schema
+      ? bodies.compile({ ...deref<JsonObject>(spec, bodySchema.schema), ...components })
+      : undefined;
+    const responses = documentedResponses(spec, operation);
+    const serializers = new Map<number, (body: unknown) => string>();
+    const serializerFor = (status: number) => {
+      let serialize = serializers.get(status);
+      if (serialize === undefined) {
+        const schema = responseForStatus(responses, status)?.content["application/json"]?.schema;
+        serialize = schema
+          ? build({ ...deref<JsonObject>(spec, schema), ...components } as never)
+          : (body: unknown) => JSON.stringify(body) ?? "";
+        serializers.set(status, serialize);
+      }
+      return serialize;
+    };
+    const route = `${contract.basePath}${operation.path.replace(/\{([^}]+)\}/g, ":$1")}`;
+    const limit = bodyLimit({
+      maxSize: contract.bodyLimitBytes,
+      onError: () => {
+        throw new HttpError(413, "payload_too_large", "The request body is too large.");
+      },
+    });
+    const answer = async (c: Context<Env>) => {
+      await authorize(c);
+      const query: Record<string, unknown> = c.req.query();
+      if (!validateQuery(query)) fail(validateQuery, "query");
+      const params: Record<string, unknown> = c.req.param();
+      if (!validatePath(params)) fail(validatePath, "path");
+      let body: unknown;
+      if (validateBody) {
+        if (!/^application\/json\b/i.test(c.req.header("content-type") ?? "")) {
+          throw new HttpError(415, "unsupported_media_type", "Send the body as application/json.");
+        }
+        try {
+          body = JSON.parse(await c.req.text());
+        } catch {
+          throw new HttpError(400, "validation_failed", "The body is not JSON.");
+        }
+        if (!validateBody(body)) fail(validateBody, "body");
+      }
+      const key = c.get("key");
+      const result = await handler({
+        query,
+        params,
+        body,
+        caller: key ? { kind: "key", key } : undefined,
+        apiKey: key,
+        requestId: c.get("requestId"),
+        reply: (status: number, answer: unknown, extra?: Record<string, string>) => ({
+          status,
+          body: answer,
+          headers: extra,
+        }),
+      });
+      if (result.headers)
+        for (const [name, value] of Object.entries(result.headers)) c.header(name, value);
+      c.header("Content-Type", "application/json; charset=utf-8");
+      return c.body(serializerFor(result.status)(result.body), result.status as 200);
+    };
+    if (validateBody) app.on(operation.method, route, limit, answer);
+    else app.on(operation.method, route, answer);
+  }
+
+  const server = await new Promise<Server>((resolve) => {
+    const started = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () =>
+      resolve(started as Server),
+    );
+  });
+  const { port } = server.address() as AddressInfo;
+  // A key of the contract's plan with custom limits, as the shipped variant issues.
+  const plan = contract.rateLimit.planNames.find((name) => contract.rateLimit.plans[name]?.custom);
+  if (plan === undefined) throw new Error("the contract has no plan with custom limits");
+  const { key } = await issueApiKey(store, contract.rateLimit, {
+    plan,
+    name: "bench",
+    perMinute: UNREACHABLE_LIMIT,
+    perDay: UNREACHABLE_LIMIT,
+  });
+  return {
+    url: `http://${config.host}:${port}`,
+    key,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.allSettled([store.close(), limiter.close()]);
+      logger.flush();
+    },
+  };
+}
