@@ -8,9 +8,11 @@
  *   a table with a column whose declared type has REAL, NUMERIC or BLOB affinity is read row by
  *   row, always;
  * - an INTEGER-affinity column may still hold a REAL (a value beyond 64 bits, or one written
- *   outside the API): the query also says whether any row of the page has one, and that page is
- *   read again row by row;
- * - JSON cannot hold a BLOB: SQLite refuses the query, and the page is read row by row.
+ *   outside the API), and any column a BLOB (written outside the API): the query also counts the
+ *   rows of the page holding one, and such a page is read again row by row. A BLOB must be caught
+ *   before SQLite's JSON sees it: most make the query fail ("JSON cannot hold BLOB values"), but
+ *   one that happens to be valid JSONB is written as the JSON it encodes (x'00' as null, x'01' as
+ *   true), with no error.
  * PostgreSQL (`postgresJsonPageSql`): the same with `json_agg(json_build_array(...))`, for the same
  * reason (pg parses every row of a result in JavaScript, one type parser per value). There a
  * float8 column is read row by row: its NaN and Infinity are JSON strings, where pg gives numbers.
@@ -39,9 +41,11 @@ function affinity(type: string | null): "integer" | "text" | "other" {
 /**
  * The JSON page query around `inner` (whose result has `columns`), or undefined when a column
  * could hold values SQLite's JSON does not write exactly. It answers one row: the page's JSON
- * text, and 1 when some row holds a REAL in an INTEGER column (then the text is not to be used).
- * `rowidAlias` names the table's INTEGER PRIMARY KEY, if it has one: SQLite stores only integers
- * there, so it is left out of that check (bench README: what it bought).
+ * text, and how many rows hold a REAL in an INTEGER column or a BLOB anywhere (when not 0, the
+ * text is not to be used). `rowidAlias` names the table's INTEGER PRIMARY KEY, if it has one:
+ * SQLite stores only integers there, so it is left out of the check (bench README: what it
+ * bought). The count is `count(*) filter`, which SQLite evaluates faster than `max(...)` of the
+ * same test.
  */
 export function jsonPageSql(
   inner: string,
@@ -51,11 +55,17 @@ export function jsonPageSql(
   const kinds = columns.map((column) => affinity(column.type));
   if (kinds.includes("other")) return undefined;
   const values = columns.map((column) => sqlIdentifier(column.name)).join(", ");
-  const reals = columns
-    .filter((column, i) => kinds[i] === "integer" && column.name !== rowidAlias)
-    .map((column) => `typeof(${sqlIdentifier(column.name)}) = 'real'`);
-  const anyReal = reals.length === 0 ? "0" : `coalesce(max(${reals.join(" or ")}), 0)`;
-  return `select json_group_array(json_array(${values})), ${anyReal} from (${inner})`;
+  const checks: string[] = [];
+  const textual: string[] = [];
+  columns.forEach((column, i) => {
+    if (column.name === rowidAlias) return;
+    const type = `typeof(${sqlIdentifier(column.name)})`;
+    if (kinds[i] === "integer") checks.push(`${type} in ('real', 'blob')`);
+    else textual.push(type);
+  });
+  if (textual.length > 0) checks.push(`'blob' in (${textual.join(", ")})`);
+  const inexact = checks.length === 0 ? "0" : `count(*) filter (where ${checks.join(" or ")})`;
+  return `select json_group_array(json_array(${values})), ${inexact} from (${inner})`;
 }
 
 /** What `PRAGMA table_info` says of a column. */
@@ -89,7 +99,7 @@ export function rowidAliasOf(
 
 /**
  * The rows of a JSON page's text, in ascending order of the column at `idIndex`; undefined when
- * the query said a row holds a REAL in an INTEGER column.
+ * the query counted rows its JSON would not carry exactly.
  */
 export function pageRows(answer: unknown[], idIndex: number): unknown[][] | undefined {
   if (answer[1] !== 0) return undefined;
