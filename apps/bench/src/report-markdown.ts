@@ -57,7 +57,7 @@ export function renderMarkdown(r: BenchResults): string {
     "# Benchmark results (`pnpm bench`)",
     "",
     `Machine: ${machineLine(r)}`,
-    `Run: ${r.durationSeconds.toFixed(0)} s. Server figures: wrk, ${s.threads} thread, ${s.connections} connections, ${s.rounds} interleaved rounds of ${s.seconds} s${(s.launches ?? 1) > 1 ? ` in ${s.launches} launches of every variant (each restarted between them, after a ${s.warmupSeconds} s warm-up each)` : ` (after a ${s.warmupSeconds} s warm-up)`}; req/s and latency are medians of rounds, ratios the median of per-round ratios.`,
+    `Run: ${r.durationSeconds.toFixed(0)} s. Server figures: wrk, ${s.threads} thread, ${s.connections} connections, ${s.rounds} interleaved rounds of ${s.seconds} s${(s.launches ?? 1) > 1 ? ` in ${s.launches} launches of every variant (each restarted between them, after a ${s.warmupSeconds} s warm-up each)` : ` (after a ${s.warmupSeconds} s warm-up)`}${(s.roundWarmupSeconds ?? 0) > 0 ? `; each measured run right after ${s.roundWarmupSeconds} s of the same load on the same variant, not counted` : ""}; req/s and latency are medians of rounds, ratios the median of per-round ratios.`,
     ...r.notes.map((note) => `Note: ${note}`),
     "",
     "### Targets",

@@ -211,6 +211,14 @@ describe("renderMarkdown", () => {
     expect(markdown).toContain("load average 0.5 / 0.4 / 0.3 at start, 1.2 at end");
   });
 
+  it("says when each measured run came right after an uncounted run of the same load", () => {
+    expect(markdown).not.toContain("not counted");
+    const warmed = { ...base, settings: { ...base.settings, roundWarmupSeconds: 1 } };
+    expect(renderMarkdown({ ...warmed, targets: evaluateTargets(warmed) })).toContain(
+      "each measured run right after 1 s of the same load on the same variant, not counted",
+    );
+  });
+
   it("tabulates req/s, latency and ratios per variant and scenario", () => {
     expect(markdown).toContain(
       "| (a) ours | list20 | 300 | 5,000 | 1.00 | 10.00 | 1.50x | 1.10x | 0.37x | 0 |",

@@ -27,6 +27,8 @@ export interface BenchResults {
     launches?: number;
     seconds: number;
     warmupSeconds: number;
+    /** Seconds of the same load run, not counted, right before each measured round (0: none). */
+    roundWarmupSeconds?: number;
     connections: number;
     threads: number;
   };

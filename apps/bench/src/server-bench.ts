@@ -109,6 +109,8 @@ export interface ServerBenchOptions {
   /** Processes each variant runs in, one after another, the rounds split between them (default 1). */
   launches?: number;
   warmupSeconds: number;
+  /** Seconds of the same load, not counted, right before each measured run (0 or absent: none). */
+  roundWarmupSeconds?: number;
   load: WrkLoad;
   seedPets: number;
   scratchDir: string;
@@ -195,6 +197,15 @@ export async function runServerBench(
         for (const scenario of scenarios) {
           const order = roundOrder(running, round);
           for (const variant of order) {
+            if ((options.roundWarmupSeconds ?? 0) > 0) {
+              const roundWarmup = { ...options.load, seconds: options.roundWarmupSeconds ?? 0 };
+              await runWrk(
+                variant.url,
+                scenario.request(variant.key),
+                roundWarmup,
+                options.scratchDir,
+              );
+            }
             const cpuBefore = await cpuMs(variant.child.pid);
             const run = await runWrk(
               variant.url,
