@@ -66,9 +66,10 @@ async function storeWith(prepare: (raw: Database.Database) => void = () => {}) {
       if (key !== "prepare") return Reflect.get(target, key, target);
       return (source: string) => {
         const statement = target.prepare(source);
-        for (const method of ["all", "get"] as const) {
-          const run = statement[method].bind(statement);
-          statement[method] = (...params: unknown[]) => {
+        const methods = statement as unknown as Record<string, (...params: unknown[]) => unknown>;
+        for (const method of ["all", "get"]) {
+          const run = (methods[method] as (...params: unknown[]) => unknown).bind(statement);
+          methods[method] = (...params: unknown[]) => {
             ran.push(source);
             return run(...params);
           };
