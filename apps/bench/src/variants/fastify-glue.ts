@@ -23,21 +23,7 @@ import {
 import { configFrom, createHandlers, openStore } from "@animal-store/server";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
-
-const UNREACHABLE_LIMIT = 1_000_000_000;
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const BEARER_TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-
-/** An answer in the spec's Error shape, thrown from a hook or handler. */
-class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { BEARER_TOKEN, benchKeyOptions, HttpError, SANE_REQUEST_ID } from "./comparison-support.js";
 
 // Fastify's own errors (and glue's wrapper around a failed security handler) by status.
 const CODE_OF_STATUS: Record<number, string> = {
@@ -182,15 +168,7 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  // A key of the contract's plan with custom limits, as the shipped variant issues.
-  const plan = contract.rateLimit.planNames.find((name) => contract.rateLimit.plans[name]?.custom);
-  if (plan === undefined) throw new Error("the contract has no plan with custom limits");
-  const { key } = await issueApiKey(store, contract.rateLimit, {
-    plan,
-    name: "bench",
-    perMinute: UNREACHABLE_LIMIT,
-    perDay: UNREACHABLE_LIMIT,
-  });
+  const { key } = await issueApiKey(store, contract.rateLimit, benchKeyOptions(loaded.spec));
   return {
     url: `http://${config.host}:${port}`,
     key,

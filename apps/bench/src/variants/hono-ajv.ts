@@ -40,10 +40,7 @@ import addFormats from "ajv-formats";
 import build from "fast-json-stringify";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-
-const UNREACHABLE_LIMIT = 1_000_000_000;
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const BEARER_TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+import { BEARER_TOKEN, benchKeyOptions, HttpError, SANE_REQUEST_ID } from "./comparison-support.js";
 
 type HandlerCall = (request: Record<string, unknown>) => Promise<{
   status: number;
@@ -52,17 +49,6 @@ type HandlerCall = (request: Record<string, unknown>) => Promise<{
 }>;
 
 type Env = { Variables: { requestId: string; startedAt: number; key: ApiKeyRecord | undefined } };
-
-/** An answer in the spec's Error shape, thrown from a middleware or handler. */
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Starts the Hono variant on `env` (DATABASE_URL, PORT, HOST as the server reads them). */
 export async function startHonoAjv(env: Record<string, string | undefined>) {
@@ -114,7 +100,7 @@ export async function startHonoAjv(env: Record<string, string | undefined>) {
   app.onError((error, c) => {
     const known = error instanceof HttpError;
     // hono/body-limit's and a malformed body's own errors carry their status.
-    const status = known ? error.status : ((error as { status?: number }).status ?? 500);
+    const status = known ? error.statusCode : ((error as { status?: number }).status ?? 500);
     const code = known ? error.code : status === 413 ? "payload_too_large" : "internal_error";
     // Written as the handlers' answers are, with the charset the other variants send.
     c.header("Content-Type", "application/json; charset=utf-8");
@@ -262,15 +248,7 @@ export async function startHonoAjv(env: Record<string, string | undefined>) {
     );
   });
   const { port } = server.address() as AddressInfo;
-  // A key of the contract's plan with custom limits, as the shipped variant issues.
-  const plan = contract.rateLimit.planNames.find((name) => contract.rateLimit.plans[name]?.custom);
-  if (plan === undefined) throw new Error("the contract has no plan with custom limits");
-  const { key } = await issueApiKey(store, contract.rateLimit, {
-    plan,
-    name: "bench",
-    perMinute: UNREACHABLE_LIMIT,
-    perDay: UNREACHABLE_LIMIT,
-  });
+  const { key } = await issueApiKey(store, contract.rateLimit, benchKeyOptions(loaded.spec));
   return {
     url: `http://${config.host}:${port}`,
     key,

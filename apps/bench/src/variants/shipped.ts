@@ -4,9 +4,8 @@
  * BENCH_SERVER_DIST set (the `--compare` variant) it starts a snapshot of an earlier build instead.
  */
 import { pathToFileURL } from "node:url";
-import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
-
-const UNREACHABLE_LIMIT = 1_000_000_000;
+import { loadBundledSpec } from "@animal-store/openapi";
+import { benchKeyOptions } from "./comparison-support.js";
 
 type StartServer = typeof import("@animal-store/server").startServer;
 
@@ -19,15 +18,6 @@ export async function startShipped(env: Record<string, string | undefined>) {
       : await import("@animal-store/server")
   ) as { startServer: StartServer };
   const server = await startServer(env);
-  // A key of the contract's plan with limits of its own.
-  const policy = rateLimitPolicy(loadBundledSpec().spec);
-  const plan = policy.planNames.find((name) => policy.plans[name]?.custom);
-  if (plan === undefined) throw new Error("the contract has no plan with custom limits");
-  const key = await server.createKey({
-    plan,
-    name: "bench",
-    perMinute: UNREACHABLE_LIMIT,
-    perDay: UNREACHABLE_LIMIT,
-  });
+  const key = await server.createKey(benchKeyOptions(loadBundledSpec().spec));
   return { url: server.url, key, close: () => server.close() };
 }
