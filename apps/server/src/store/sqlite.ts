@@ -129,7 +129,7 @@ export class SqliteStore extends KyselyStore {
       let rows: unknown[][] | undefined;
       if (page.json !== undefined) {
         try {
-          // get(): its one row without all()'s iterator (2 µs a page, bench README).
+          // get(): the one row, without all()'s iterator (bench README: what it bought).
           rows = pageRows(page.json.get(...params) as unknown[], page.idIndex);
         } catch {
           // A value JSON cannot hold (a BLOB), or any other failure: the row-by-row read below
