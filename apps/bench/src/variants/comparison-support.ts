@@ -5,6 +5,13 @@
 
 import type { OpenApiDocument } from "@animal-store/openapi";
 import { rateLimitPolicy } from "@animal-store/openapi";
+import type {
+  ApiKeyRecord,
+  createRateLimiter,
+  KeyLookup,
+  limitsFor,
+  RateLimitDecision,
+} from "@animal-store/openapi-engine";
 
 /** Per-minute and per-day limits no bench run can reach, so no variant ever answers 429. */
 export const UNREACHABLE_LIMIT = 1_000_000_000;
@@ -30,4 +37,53 @@ export function benchKeyOptions(spec: OpenApiDocument) {
   const plan = policy.planNames.find((name) => policy.plans[name]?.custom);
   if (plan === undefined) throw new Error("the contract has no plan with custom limits");
   return { plan, name: "bench", perMinute: UNREACHABLE_LIMIT, perDay: UNREACHABLE_LIMIT };
+}
+
+/** What a call presents, in the framework's own terms. */
+export interface PresentedCall {
+  authorization: string | undefined;
+  /** The peer's address; asked for only when the call has no valid key. */
+  address(): string;
+  setHeader(name: string, value: string): void;
+  /** Told the key as soon as it is found, before the count (the access line names it). */
+  onKey(key: ApiKeyRecord): void;
+}
+
+/**
+ * The shipped server's credential step as a hand-written stack does it: the key is looked up
+ * (cached by hash) and the call counted before the credential is required, so a 401 carries
+ * X-RateLimit-* too. Throws the 429 or 401 as an HttpError.
+ */
+export function createBearerCheck(
+  lookup: KeyLookup,
+  limiter: Awaited<ReturnType<typeof createRateLimiter>>,
+  limits: ReturnType<typeof limitsFor>,
+) {
+  return async function check(call: PresentedCall): Promise<void> {
+    const token = BEARER_TOKEN.exec(call.authorization ?? "")?.[1];
+    const found = token === undefined ? null : lookup(token);
+    const key = found instanceof Promise ? await found : found;
+    if (key) call.onKey(key);
+    const address = key ? "" : call.address();
+    const caller = key
+      ? { kind: "key" as const, key }
+      : {
+          kind: "anonymous" as const,
+          address,
+          failure: token ? ("invalid" as const) : ("missing" as const),
+        };
+    const subject = key ? `key:${key.id}` : `addr:${address}`;
+    const decided = limiter.consume(subject, limits(caller), Date.now(), {
+      banEligible: key !== null,
+    });
+    const decision: RateLimitDecision = decided instanceof Promise ? await decided : decided;
+    call.setHeader("X-RateLimit-Limit", String(decision.limit));
+    call.setHeader("X-RateLimit-Remaining", String(decision.remaining));
+    call.setHeader("X-RateLimit-Reset", String(decision.reset));
+    if (!decision.allowed) {
+      call.setHeader("Retry-After", String(decision.retryAfter ?? 0));
+      throw new HttpError(429, "rate_limited", "Too many requests.");
+    }
+    if (!key) throw new HttpError(401, "unauthorized", "A valid API key is required.");
+  };
 }

@@ -17,13 +17,17 @@ import {
   createRateLimiter,
   issueApiKey,
   limitsFor,
-  type RateLimitDecision,
   staticResponseHeaders,
 } from "@animal-store/openapi-engine";
 import { configFrom, createHandlers, openStore } from "@animal-store/server";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
-import { BEARER_TOKEN, benchKeyOptions, HttpError, SANE_REQUEST_ID } from "./comparison-support.js";
+import {
+  benchKeyOptions,
+  createBearerCheck,
+  HttpError,
+  SANE_REQUEST_ID,
+} from "./comparison-support.js";
 
 // Fastify's own errors (and glue's wrapper around a failed security handler) by status.
 const CODE_OF_STATUS: Record<number, string> = {
@@ -57,7 +61,7 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
   const accessLog = logger.child({}, { redact: [] });
   const limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
   const lookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
-  const limits = limitsFor(contract.rateLimit);
+  const checkBearer = createBearerCheck(lookup, limiter, limitsFor(contract.rateLimit));
   const headers = Object.fromEntries(staticResponseHeaders());
   const handlers = createHandlers(store) as unknown as Record<string, HandlerCall>;
 
@@ -105,34 +109,16 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
   });
 
   const securityHandlers = {
-    // The key is looked up (cached by hash) and counted before the credential is required, so a
-    // 401 carries X-RateLimit-* as the shipped server's does.
     async bearerAuth(request: FastifyRequest, reply: FastifyReply) {
-      const token = BEARER_TOKEN.exec(request.headers.authorization ?? "")?.[1];
-      const found = token === undefined ? null : lookup(token);
-      const key = found instanceof Promise ? await found : found;
-      const context = contexts.get(request);
-      if (context && key) context.key = key;
-      const caller = key
-        ? { kind: "key" as const, key }
-        : {
-            kind: "anonymous" as const,
-            address: request.ip,
-            failure: token ? ("invalid" as const) : ("missing" as const),
-          };
-      const subject = key ? `key:${key.id}` : `addr:${request.ip}`;
-      const decided = limiter.consume(subject, limits(caller), Date.now(), {
-        banEligible: key !== null,
+      await checkBearer({
+        authorization: request.headers.authorization,
+        address: () => request.ip,
+        setHeader: (name, value) => reply.header(name, value),
+        onKey: (key) => {
+          const context = contexts.get(request);
+          if (context) context.key = key;
+        },
       });
-      const decision: RateLimitDecision = decided instanceof Promise ? await decided : decided;
-      reply.header("X-RateLimit-Limit", decision.limit);
-      reply.header("X-RateLimit-Remaining", decision.remaining);
-      reply.header("X-RateLimit-Reset", decision.reset);
-      if (!decision.allowed) {
-        reply.header("Retry-After", decision.retryAfter ?? 0);
-        throw new HttpError(429, "rate_limited", "Too many requests.");
-      }
-      if (!key) throw new HttpError(401, "unauthorized", "A valid API key is required.");
     },
   };
 

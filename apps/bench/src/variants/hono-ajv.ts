@@ -29,7 +29,6 @@ import {
   createRateLimiter,
   issueApiKey,
   limitsFor,
-  type RateLimitDecision,
   staticResponseHeaders,
 } from "@animal-store/openapi-engine";
 import { configFrom, createHandlers, openStore } from "@animal-store/server";
@@ -40,7 +39,12 @@ import addFormats from "ajv-formats";
 import build from "fast-json-stringify";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { BEARER_TOKEN, benchKeyOptions, HttpError, SANE_REQUEST_ID } from "./comparison-support.js";
+import {
+  benchKeyOptions,
+  createBearerCheck,
+  HttpError,
+  SANE_REQUEST_ID,
+} from "./comparison-support.js";
 
 type HandlerCall = (request: Record<string, unknown>) => Promise<{
   status: number;
@@ -61,7 +65,7 @@ export async function startHonoAjv(env: Record<string, string | undefined>) {
   const accessLog = logger.child({}, { redact: [] });
   const limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
   const lookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
-  const limits = limitsFor(contract.rateLimit);
+  const checkBearer = createBearerCheck(lookup, limiter, limitsFor(contract.rateLimit));
   const headers = [...staticResponseHeaders()];
   const handlers = createHandlers(store) as unknown as Record<string, HandlerCall>;
 
@@ -108,30 +112,13 @@ export async function startHonoAjv(env: Record<string, string | undefined>) {
     return c.body(JSON.stringify({ code, message, status }), status as 400);
   });
 
-  // The key is looked up (cached by hash) and counted before the credential is required, so a
-  // 401 carries X-RateLimit-* as the shipped server's does.
   async function authorize(c: Context<Env>): Promise<void> {
-    const token = BEARER_TOKEN.exec(c.req.header("authorization") ?? "")?.[1];
-    const found = token === undefined ? null : lookup(token);
-    const key = found instanceof Promise ? await found : found;
-    const address = key ? "" : (getConnInfo(c).remote.address ?? "");
-    if (key) c.set("key", key);
-    const caller = key
-      ? { kind: "key" as const, key }
-      : { kind: "anonymous" as const, address, failure: token ? "invalid" : "missing" };
-    const subject = key ? `key:${key.id}` : `addr:${address}`;
-    const decided = limiter.consume(subject, limits(caller as never), Date.now(), {
-      banEligible: key !== null,
+    await checkBearer({
+      authorization: c.req.header("authorization"),
+      address: () => getConnInfo(c).remote.address ?? "",
+      setHeader: (name, value) => c.header(name, value),
+      onKey: (key) => c.set("key", key),
     });
-    const decision: RateLimitDecision = decided instanceof Promise ? await decided : decided;
-    c.header("X-RateLimit-Limit", String(decision.limit));
-    c.header("X-RateLimit-Remaining", String(decision.remaining));
-    c.header("X-RateLimit-Reset", String(decision.reset));
-    if (!decision.allowed) {
-      c.header("Retry-After", String(decision.retryAfter ?? 0));
-      throw new HttpError(429, "rate_limited", "Too many requests.");
-    }
-    if (!key) throw new HttpError(401, "unauthorized", "A valid API key is required.");
   }
 
   /** An object schema over one location's parameters, as Fastify builds its querystring schema. */
