@@ -118,8 +118,9 @@ async function main(): Promise<void> {
       ? await measure("paging", () =>
           runPagingBench({
             quick,
-            // Fewer, shorter rounds than the server section: this one runs eight scenarios.
-            rounds: Math.min(settings.rounds, 3),
+            // Shorter rounds than the server section (this one runs eight scenarios), but five:
+            // three left a ratio to one round's noise on a shared machine.
+            rounds: Math.min(settings.rounds, 5),
             load: { ...load, seconds: Math.min(settings.seconds, 2) },
             warmupSeconds: settings.warmupSeconds,
             scratchDir,

@@ -49,6 +49,21 @@ export interface PagingBenchOptions {
   log(line: string): void;
 }
 
+/** The scenario ids each ratio compares, baseline first (the plan's ids). */
+export function comparedPairs(small: number, large: number): [string, string][] {
+  return [
+    ["p1-10k", "p50-10k"],
+    [`p1-${small}`, `p1-${large}`],
+    [`p10-${small}`, `p10-${large}`],
+    [`status-p1-${small}`, `status-p1-${large}`],
+  ];
+}
+
+/** One round's run order: each pair back to back, baseline first in even rounds, last in odd. */
+export function pairRunOrder<T>(pairs: readonly (readonly T[])[], round: number): T[] {
+  return pairs.flatMap((pair) => (round % 2 === 0 ? [...pair] : [...pair].reverse()));
+}
+
 /** Runs the section; every variant it starts is stopped before it returns or throws. */
 export async function runPagingBench(options: PagingBenchOptions): Promise<PagingFigures> {
   const list = pagedList();
@@ -107,8 +122,21 @@ export async function runPagingBench(options: PagingBenchOptions): Promise<Pagin
         options.scratchDir,
       );
     }
+    // Each ratio's two scenarios run back to back, the order swapped every round: a slower
+    // stretch of a shared machine then falls on both sides of a ratio rather than on one.
+    const byId = new Map(scenarios.map((s) => [s.id, s]));
+    const pairs = comparedPairs(small, large).map((pair) =>
+      pair.map((id) => {
+        const scenario = byId.get(id);
+        if (scenario === undefined) throw new Error(`paging: no scenario ${id} to compare`);
+        return scenario;
+      }),
+    );
+    if (pairs.flat().length !== scenarios.length) {
+      throw new Error("paging: every scenario must be in exactly one compared pair");
+    }
     for (let round = 0; round < options.rounds; round++) {
-      for (const s of scenarios) {
+      for (const s of pairRunOrder(pairs, round)) {
         const { variant, request } = target(s);
         const cpuBefore = await cpuMs(variant.child.pid);
         const run = await runWrk(variant.url, request, options.load, options.scratchDir);
@@ -144,16 +172,18 @@ export async function runPagingBench(options: PagingBenchOptions): Promise<Pagin
         p99Ms: median(rounds(s.id).map((r) => r.p99Ms)),
         errors: rounds(s.id).reduce((sum, r) => sum + r.errors, 0),
       })),
-      ratios: [
-        slower(`page 50 vs page 1 of ${count(medium)}`, "p1-10k", "p50-10k"),
-        slower(`page 1, ${count(large)} vs ${count(small)} pets`, `p1-${small}`, `p1-${large}`),
-        slower(`page 10, ${count(large)} vs ${count(small)} pets`, `p10-${small}`, `p10-${large}`),
+      ratios: comparedPairs(small, large).map(([baseline, other], i) =>
         slower(
-          `${list.filter}, ${count(large)} vs ${count(small)} pets`,
-          `status-p1-${small}`,
-          `status-p1-${large}`,
+          [
+            `page 50 vs page 1 of ${count(medium)}`,
+            `page 1, ${count(large)} vs ${count(small)} pets`,
+            `page 10, ${count(large)} vs ${count(small)} pets`,
+            `${list.filter}, ${count(large)} vs ${count(small)} pets`,
+          ][i] ?? baseline,
+          baseline,
+          other,
         ),
-      ],
+      ),
     };
   } finally {
     await Promise.all([...running.values()].map((variant) => stopVariant(variant)));
