@@ -4,14 +4,20 @@
  */
 
 import type { OpenApiDocument } from "@animal-store/openapi";
-import { rateLimitPolicy } from "@animal-store/openapi";
-import type {
-  ApiKeyRecord,
+import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
+import {
+  type ApiKeyRecord,
+  compileContract,
+  createKeyLookup,
+  createLogger,
   createRateLimiter,
-  KeyLookup,
+  issueApiKey,
+  type KeyLookup,
+  type Logger,
   limitsFor,
-  RateLimitDecision,
+  type RateLimitDecision,
 } from "@animal-store/openapi-engine";
+import { configFrom, createHandlers, openStore } from "@animal-store/server";
 
 /** Per-minute and per-day limits no bench run can reach, so no variant ever answers 429. */
 export const UNREACHABLE_LIMIT = 1_000_000_000;
@@ -85,5 +91,60 @@ export function createBearerCheck(
       throw new HttpError(429, "rate_limited", "Too many requests.");
     }
     if (!key) throw new HttpError(401, "unauthorized", "A valid API key is required.");
+  };
+}
+
+/** A handler of the server's, called with the request fields the spec names. */
+export type HandlerCall = (request: Record<string, unknown>) => Promise<{
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}>;
+
+/** What `openSharedWork` opens. */
+export interface SharedWork {
+  config: ReturnType<typeof configFrom>;
+  loaded: ReturnType<typeof loadBundledSpec>;
+  contract: ReturnType<typeof compileContract>;
+  logger: Logger;
+  /** The access lines' logger (no redaction: the lines hold no secret). */
+  accessLog: Logger;
+  checkBearer: ReturnType<typeof createBearerCheck>;
+  handlers: Record<string, HandlerCall>;
+  /** Issues the bench key (benchKeyOptions) and returns it. */
+  issueKey(): Promise<string>;
+  /** Closes the store and the limiter and flushes the log. */
+  close(): Promise<void>;
+}
+
+/**
+ * The shipped server's own parts a comparison variant runs on `env` (DATABASE_URL, PORT, HOST as
+ * the server reads them): the bundled spec and its contract, the store and handlers, the engine's
+ * logger (with an access-line child), limiter and hashed-key cache, and the credential step.
+ * `issueKey` makes the bench key once the variant listens; `close` closes what this opened.
+ */
+export async function openSharedWork(env: Record<string, string | undefined>): Promise<SharedWork> {
+  const config = configFrom(env);
+  const loaded = loadBundledSpec();
+  const contract = compileContract(loaded);
+  const store = await openStore(config.database);
+  const logger = createLogger(config, "animal-store");
+  const accessLog = logger.child({}, { redact: [] });
+  const limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
+  const lookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
+  return {
+    config,
+    loaded,
+    contract,
+    logger,
+    accessLog,
+    checkBearer: createBearerCheck(lookup, limiter, limitsFor(contract.rateLimit)),
+    handlers: createHandlers(store) as unknown as Record<string, HandlerCall>,
+    issueKey: async () =>
+      (await issueApiKey(store, contract.rateLimit, benchKeyOptions(loaded.spec))).key,
+    close: async () => {
+      await Promise.allSettled([store.close(), limiter.close()]);
+      logger.flush();
+    },
   };
 }

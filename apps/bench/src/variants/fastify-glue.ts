@@ -8,24 +8,12 @@
  * in apps/bench/README.md.
  */
 import { randomUUID } from "node:crypto";
-import { loadBundledSpec } from "@animal-store/openapi";
-import {
-  type ApiKeyRecord,
-  compileContract,
-  createKeyLookup,
-  createLogger,
-  createRateLimiter,
-  issueApiKey,
-  limitsFor,
-  staticResponseHeaders,
-} from "@animal-store/openapi-engine";
-import { configFrom, createHandlers, openStore } from "@animal-store/server";
+import { type ApiKeyRecord, staticResponseHeaders } from "@animal-store/openapi-engine";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
 import {
-  benchKeyOptions,
-  createBearerCheck,
   HttpError,
+  openSharedWork,
   SANE_REQUEST_ID,
 } from "./comparison-support.js";
 
@@ -37,12 +25,6 @@ const CODE_OF_STATUS: Record<number, string> = {
   429: "rate_limited",
 };
 
-type HandlerCall = (request: Record<string, unknown>) => Promise<{
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}>;
-
 interface Context {
   requestId: string;
   startedAt: number;
@@ -53,17 +35,9 @@ const contexts = new WeakMap<FastifyRequest, Context>();
 
 /** Starts the Fastify variant on `env` (DATABASE_URL, PORT, HOST as the server reads them). */
 export async function startFastifyGlue(env: Record<string, string | undefined>) {
-  const config = configFrom(env);
-  const loaded = loadBundledSpec();
-  const contract = compileContract(loaded);
-  const store = await openStore(config.database);
-  const logger = createLogger(config, "animal-store");
-  const accessLog = logger.child({}, { redact: [] });
-  const limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
-  const lookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
-  const checkBearer = createBearerCheck(lookup, limiter, limitsFor(contract.rateLimit));
+  const shared = await openSharedWork(env);
+  const { config, loaded, contract, accessLog, checkBearer, handlers } = shared;
   const headers = Object.fromEntries(staticResponseHeaders());
-  const handlers = createHandlers(store) as unknown as Record<string, HandlerCall>;
 
   const app = Fastify({
     logger: false,
@@ -154,14 +128,12 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
-  const { key } = await issueApiKey(store, contract.rateLimit, benchKeyOptions(loaded.spec));
   return {
     url: `http://${config.host}:${port}`,
-    key,
+    key: await shared.issueKey(),
     close: async () => {
       await app.close();
-      await Promise.allSettled([store.close(), limiter.close()]);
-      logger.flush();
+      await shared.close();
     },
   };
 }

@@ -17,21 +17,10 @@ import {
   deref,
   documentedResponses,
   type JsonObject,
-  loadBundledSpec,
   responseForStatus,
   specOperations,
 } from "@animal-store/openapi";
-import {
-  type ApiKeyRecord,
-  compileContract,
-  createKeyLookup,
-  createLogger,
-  createRateLimiter,
-  issueApiKey,
-  limitsFor,
-  staticResponseHeaders,
-} from "@animal-store/openapi-engine";
-import { configFrom, createHandlers, openStore } from "@animal-store/server";
+import { type ApiKeyRecord, staticResponseHeaders } from "@animal-store/openapi-engine";
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Ajv, type ValidateFunction } from "ajv";
@@ -40,34 +29,19 @@ import build from "fast-json-stringify";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import {
-  benchKeyOptions,
-  createBearerCheck,
   HttpError,
+  openSharedWork,
   SANE_REQUEST_ID,
 } from "./comparison-support.js";
-
-type HandlerCall = (request: Record<string, unknown>) => Promise<{
-  status: number;
-  body: unknown;
-  headers?: Record<string, string>;
-}>;
 
 type Env = { Variables: { requestId: string; startedAt: number; key: ApiKeyRecord | undefined } };
 
 /** Starts the Hono variant on `env` (DATABASE_URL, PORT, HOST as the server reads them). */
 export async function startHonoAjv(env: Record<string, string | undefined>) {
-  const config = configFrom(env);
-  const loaded = loadBundledSpec();
-  const spec = loaded.spec;
-  const contract = compileContract(loaded);
-  const store = await openStore(config.database);
-  const logger = createLogger(config, "animal-store");
-  const accessLog = logger.child({}, { redact: [] });
-  const limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
-  const lookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
-  const checkBearer = createBearerCheck(lookup, limiter, limitsFor(contract.rateLimit));
+  const shared = await openSharedWork(env);
+  const { config, contract, accessLog, checkBearer, handlers } = shared;
+  const spec = shared.loaded.spec;
   const headers = [...staticResponseHeaders()];
-  const handlers = createHandlers(store) as unknown as Record<string, HandlerCall>;
 
   // Fastify's Ajv settings for parameters (coerced to their types, defaults applied); bodies are
   // validated as sent, unknown properties rejected by the schemas themselves.
@@ -235,14 +209,12 @@ export async function startHonoAjv(env: Record<string, string | undefined>) {
     );
   });
   const { port } = server.address() as AddressInfo;
-  const { key } = await issueApiKey(store, contract.rateLimit, benchKeyOptions(loaded.spec));
   return {
     url: `http://${config.host}:${port}`,
-    key,
+    key: await shared.issueKey(),
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.allSettled([store.close(), limiter.close()]);
-      logger.flush();
+      await shared.close();
     },
   };
 }
