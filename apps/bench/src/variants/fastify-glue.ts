@@ -11,11 +11,7 @@ import { randomUUID } from "node:crypto";
 import { type ApiKeyRecord, staticResponseHeaders } from "@animal-store/openapi-engine";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
-import {
-  HttpError,
-  openSharedWork,
-  SANE_REQUEST_ID,
-} from "./comparison-support.js";
+import { HttpError, openSharedWork, SANE_REQUEST_ID } from "./comparison-support.js";
 
 // Fastify's own errors (and glue's wrapper around a failed security handler) by status.
 const CODE_OF_STATUS: Record<number, string> = {

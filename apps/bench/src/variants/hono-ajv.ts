@@ -28,11 +28,7 @@ import addFormats from "ajv-formats";
 import build from "fast-json-stringify";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import {
-  HttpError,
-  openSharedWork,
-  SANE_REQUEST_ID,
-} from "./comparison-support.js";
+import { HttpError, openSharedWork, SANE_REQUEST_ID } from "./comparison-support.js";
 
 type Env = { Variables: { requestId: string; startedAt: number; key: ApiKeyRecord | undefined } };
 
