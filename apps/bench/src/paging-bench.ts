@@ -49,16 +49,6 @@ export interface PagingBenchOptions {
   log(line: string): void;
 }
 
-/** The scenario ids each ratio compares, baseline first (the plan's ids). */
-export function comparedPairs(small: number, large: number): [string, string][] {
-  return [
-    ["p1-10k", "p50-10k"],
-    [`p1-${small}`, `p1-${large}`],
-    [`p10-${small}`, `p10-${large}`],
-    [`status-p1-${small}`, `status-p1-${large}`],
-  ];
-}
-
 /** One round's run order: each pair back to back, baseline first in even rounds, last in odd. */
 export function pairRunOrder<T>(pairs: readonly (readonly T[])[], round: number): T[] {
   return pairs.flatMap((pair) => (round % 2 === 0 ? [...pair] : [...pair].reverse()));
@@ -122,10 +112,20 @@ export async function runPagingBench(options: PagingBenchOptions): Promise<Pagin
         options.scratchDir,
       );
     }
-    // Each ratio's two scenarios run back to back, the order swapped every round: a slower
-    // stretch of a shared machine then falls on both sides of a ratio rather than on one.
+    const count = (n: number) => n.toLocaleString("en-US");
+    // Each ratio: its label, then the ids of its baseline and of the scenario compared with it.
+    const compared: [string, string, string][] = [
+      [`page 50 vs page 1 of ${count(medium)}`, "p1-10k", "p50-10k"],
+      [`page 1, ${count(large)} vs ${count(small)} pets`, `p1-${small}`, `p1-${large}`],
+      [`page 10, ${count(large)} vs ${count(small)} pets`, `p10-${small}`, `p10-${large}`],
+      [
+        `${list.filter}, ${count(large)} vs ${count(small)} pets`,
+        `status-p1-${small}`,
+        `status-p1-${large}`,
+      ],
+    ];
     const byId = new Map(scenarios.map((s) => [s.id, s]));
-    const pairs = comparedPairs(small, large).map((pair) =>
+    const pairs = compared.map(([, ...pair]) =>
       pair.map((id) => {
         const scenario = byId.get(id);
         if (scenario === undefined) throw new Error(`paging: no scenario ${id} to compare`);
@@ -135,6 +135,8 @@ export async function runPagingBench(options: PagingBenchOptions): Promise<Pagin
     if (pairs.flat().length !== scenarios.length) {
       throw new Error("paging: every scenario must be in exactly one compared pair");
     }
+    // Each ratio's two scenarios run back to back, the order swapped every round: a slower
+    // stretch of a shared machine then falls on both sides of a ratio rather than on one.
     for (let round = 0; round < options.rounds; round++) {
       for (const s of pairRunOrder(pairs, round)) {
         const { variant, request } = target(s);
@@ -159,7 +161,6 @@ export async function runPagingBench(options: PagingBenchOptions): Promise<Pagin
         ),
       ),
     });
-    const count = (n: number) => n.toLocaleString("en-US");
     return {
       pageSize: list.maximum,
       tables,
@@ -172,18 +173,7 @@ export async function runPagingBench(options: PagingBenchOptions): Promise<Pagin
         p99Ms: median(rounds(s.id).map((r) => r.p99Ms)),
         errors: rounds(s.id).reduce((sum, r) => sum + r.errors, 0),
       })),
-      ratios: comparedPairs(small, large).map(([baseline, other], i) =>
-        slower(
-          [
-            `page 50 vs page 1 of ${count(medium)}`,
-            `page 1, ${count(large)} vs ${count(small)} pets`,
-            `page 10, ${count(large)} vs ${count(small)} pets`,
-            `${list.filter}, ${count(large)} vs ${count(small)} pets`,
-          ][i] ?? baseline,
-          baseline,
-          other,
-        ),
-      ),
+      ratios: compared.map(([label, baseline, other]) => slower(label, baseline, other)),
     };
   } finally {
     await Promise.all([...running.values()].map((variant) => stopVariant(variant)));
