@@ -15,8 +15,10 @@ import { jsonPageSql, rowidAliasOf, type TableColumnInfo } from "../src/store/js
 import { KyselyStore } from "../src/store/kysely-store.js";
 import { petStoreMigrations } from "../src/store/migrations.js";
 import {
+  distinctPages,
   MAX_PAGES_PER_STATEMENT,
   openPostgresStore,
+  type PageRequest,
   type PostgresStore,
 } from "../src/store/postgres.js";
 import type { Database as Schema } from "../src/store/schema.js";
@@ -284,6 +286,49 @@ describe("SQLite pages read as one JSON text", () => {
   });
 });
 
+describe("distinctPages: the pages of one turn, each read once", () => {
+  function request(values: unknown[]) {
+    const got: { page?: unknown[][]; err?: unknown } = {};
+    const asked: PageRequest = {
+      values,
+      resolve: (page) => {
+        got.page = page;
+      },
+      reject: (err) => {
+        got.err = err;
+      },
+    };
+    return { asked, got };
+  }
+
+  it("requests with the same values share one read, its answer and its failure; the others stay their own", () => {
+    const a = request(["available", 20]);
+    const b = request(["available", 20]);
+    const c = request(["sold", 20]);
+    const d = request(["available", 21]);
+    const reads = distinctPages([a.asked, b.asked, c.asked, d.asked]);
+    expect(reads.map((read) => read.values)).toEqual([
+      ["available", 20],
+      ["sold", 20],
+      ["available", 21],
+    ]);
+    expect(reads[1]).toBe(c.asked);
+    const page = [[1, "Rex"]];
+    reads[0]?.resolve(page);
+    expect(a.got.page).toBe(page);
+    expect(b.got.page).toBe(page);
+    expect(c.got).toEqual({});
+    const failure = new Error("down");
+    reads[0]?.reject(failure);
+    expect([a.got.err, b.got.err]).toEqual([failure, failure]);
+  });
+
+  it("requests that all differ are read as they were asked", () => {
+    const asked = [request([1]).asked, request([2]).asked, request(["1"]).asked];
+    expect(distinctPages(asked)).toBe(asked);
+  });
+});
+
 describe.skipIf(!postgres.available)("PostgreSQL pages read as one JSON value", () => {
   const url = postgres.available ? postgres.url : "";
   const schemas: string[] = [];
@@ -347,7 +392,7 @@ describe.skipIf(!postgres.available)("PostgreSQL pages read as one JSON value", 
     }
   });
 
-  it("pages asked for in one turn: one statement per unfiltered shape (a bounded number of pages), each caller its own page", async () => {
+  it("pages asked for in one turn: each distinct page read once, one statement per unfiltered shape (a bounded number of pages), each caller its own page", async () => {
     const { store, ran } = await storeWith(async () => {});
     try {
       await createAwkwardPets(store);
@@ -364,9 +409,17 @@ describe.skipIf(!postgres.available)("PostgreSQL pages read as one JSON value", 
       ran.length = 0;
       const together = await Promise.all(asked.map((query) => store.listPets(query)));
       expect(together).toEqual(expected);
+      // Each caller its own pets, also where two asked for the same page.
+      for (let i = 0; i < together.length; i += 2) {
+        expect(together[i]).not.toBe(together[i + 1]);
+        if ((together[i]?.length ?? 0) > 0) expect(together[i]?.[0]).not.toBe(together[i + 1]?.[0]);
+      }
+      // A page asked for twice is read once: the statements count distinct pages.
+      const distinct = [...new Map(asked.map((q) => [JSON.stringify(q), q])).values()];
       const statements = (pattern: RegExp) => ran.filter((name) => pattern.test(name)).length;
       const unfiltered = (after: boolean) =>
-        asked.filter((q) => q.status === undefined && (q.afterId !== undefined) === after).length;
+        distinct.filter((q) => q.status === undefined && (q.afterId !== undefined) === after)
+          .length;
       expect(statements(/_json_pages_0$/)).toBe(
         Math.ceil(unfiltered(false) / MAX_PAGES_PER_STATEMENT),
       );
@@ -374,7 +427,7 @@ describe.skipIf(!postgres.available)("PostgreSQL pages read as one JSON value", 
         Math.ceil(unfiltered(true) / MAX_PAGES_PER_STATEMENT),
       );
       // Filtered pages are read one statement each (the batched plan would not use their index).
-      expect(statements(/_json_page_[13]$/)).toBe(asked.filter((q) => q.status).length);
+      expect(statements(/_json_page_[13]$/)).toBe(distinct.filter((q) => q.status).length);
       expect(ran).toHaveLength(statements(/_json_pages_[02]$/) + statements(/_json_page_[13]$/));
     } finally {
       await store.close();

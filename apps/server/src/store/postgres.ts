@@ -45,7 +45,7 @@ interface JsonPages {
 }
 
 /** A page asked for in this turn of the event loop, waiting for its statement. */
-interface PageRequest {
+export interface PageRequest {
   values: unknown[];
   resolve(page: unknown[][]): void;
   reject(err: unknown): void;
@@ -68,6 +68,36 @@ export function batchedPageSql(single: string, types: readonly string[]): string
   const inner = single.replace(/\$(\d+)\b/g, (_, k: string) => `page_args.a${k}`);
   const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(", ");
   return `select page_args.n::int as n, (${inner}) as page from unnest(${arrays}) with ordinality as page_args(${columns.join(", ")}, n)`;
+}
+
+/**
+ * The distinct pages of `asked` (one shape's requests of one turn): requests with the same values
+ * share one read and its answer. Exact, not a cache: the statement starts after every one of them
+ * was asked, as it would for each alone. Each caller still builds its own pets from the rows.
+ */
+export function distinctPages(asked: PageRequest[]): PageRequest[] {
+  if (asked.length < 2) return asked;
+  const byValues = new Map<string, PageRequest[]>();
+  for (const request of asked) {
+    const key = JSON.stringify(request.values);
+    const same = byValues.get(key);
+    if (same === undefined) byValues.set(key, [request]);
+    else same.push(request);
+  }
+  if (byValues.size === asked.length) return asked;
+  return Array.from(byValues.values(), (same) =>
+    same.length === 1
+      ? (same[0] as PageRequest)
+      : {
+          values: (same[0] as PageRequest).values,
+          resolve: (page: unknown[][]) => {
+            for (const request of same) request.resolve(page);
+          },
+          reject: (err: unknown) => {
+            for (const request of same) request.reject(err);
+          },
+        },
+  );
 }
 
 /** The advisory lock Animal Store instances take turns migrating under (the schema is appended). */
@@ -103,6 +133,7 @@ export class PostgresStore extends KyselyStore {
    * The JSON pages asked for in this turn of the event loop, by shape: the pages of a shape without
    * a status filter are read in one statement (batchedPageSql), saving a round trip, a write, a
    * result and a plan's start per page; a page alone, or filtered, is read by its own statement.
+   * A page asked for more than once in the turn (the same shape and values) is read once.
    * Each statement starts after all of its pages were asked for, so none misses a write
    * acknowledged before it was asked.
    */
@@ -150,12 +181,16 @@ export class PostgresStore extends KyselyStore {
     });
   }
 
-  /** Reads the pages asked for in this turn: one statement per shape and up to MAX_PAGES_PER_STATEMENT. */
+  /**
+   * Reads the pages asked for in this turn: each distinct page once, one statement per shape and up
+   * to MAX_PAGES_PER_STATEMENT distinct pages.
+   */
   private readPendingPages(pages: JsonPages): void {
     this.pagesScheduled = false;
-    for (const [shape, waiting] of this.pendingPages.entries()) {
-      if (waiting.length === 0) continue;
+    for (const [shape, asked] of this.pendingPages.entries()) {
+      if (asked.length === 0) continue;
       this.pendingPages[shape] = [];
+      const waiting = distinctPages(asked);
       const batched = pages.batched[shape];
       const size = batched === undefined ? 1 : MAX_PAGES_PER_STATEMENT;
       for (let from = 0; from < waiting.length; from += size) {
