@@ -36,6 +36,38 @@ const FAULTS = [
     "test/pacing.test.ts",
     "past deadlineMs",
   ],
+  [
+    "a plain call's empty error body reads as undefined, where coreFetch gives an empty text",
+    "src/plain-call.ts",
+    "        data = text;\n",
+    "        data = text || undefined;\n",
+    "test/plain-calls.test.ts",
+    "every response shape",
+  ],
+  [
+    "a plain call ignores its own query serializer (the one pages passes)",
+    "src/plain-call.ts",
+    "querySerializer: init.querySerializer ?? defaultQuery,",
+    "querySerializer: defaultQuery,",
+    "test/plain-calls.test.ts",
+    "every response shape",
+  ],
+  [
+    "a plain call with a body sends no Content-Type",
+    "src/plain-call.ts",
+    'body === undefined ? {} : { "content-type": "application/json" }',
+    "{}",
+    "test/plain-calls.test.ts",
+    "every response shape",
+  ],
+  [
+    "a plain HEAD reads a body",
+    "src/plain-call.ts",
+    '      method !== "HEAD" &&\n',
+    "",
+    "test/plain-calls.test.ts",
+    "every response shape",
+  ],
 ];
 
 const run = (command, args) =>

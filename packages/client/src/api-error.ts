@@ -37,7 +37,7 @@ export class ApiError extends Error {
     this.body = apiBody;
     this.response = response;
     const sent = sentCallOf(response);
-    this.requestId = response.headers.get(REQUEST_ID_HEADER) ?? sent?.requestId;
+    this.requestId = sent ? sent.requestId : (response.headers.get(REQUEST_ID_HEADER) ?? undefined);
     this.operationId = sent?.operationId;
   }
 }

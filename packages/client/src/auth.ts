@@ -1,10 +1,12 @@
+import type { HeaderAccess } from "./replayable-request.js";
+
 /** Where the client gets its API key: a fixed key, or a getter for keys that rotate. */
 export type ApiKeySource =
   | { apiKey: string; getApiKey?: never }
   | { getApiKey: () => string | Promise<string>; apiKey?: never };
 
 /** Sets `Authorization` on a request's headers; returns a promise only when the key is async. */
-export type Authorizer = (headers: Headers) => undefined | Promise<void>;
+export type Authorizer = (headers: HeaderAccess) => undefined | Promise<void>;
 
 // A bearer key is sent verbatim in a header: visible ASCII only, so it can never break the header.
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;

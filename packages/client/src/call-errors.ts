@@ -28,20 +28,16 @@ export class TimeoutError extends Error {
   readonly kind: TimeoutKind;
   /** The limit that was hit, in ms. */
   readonly timeoutMs: number;
-  readonly operationId: string;
-  readonly requestId: string | undefined;
-  readonly attempts: number;
+  declare readonly operationId: string;
+  declare readonly requestId: string | undefined;
+  declare readonly attempts: number;
 
   constructor(kind: TimeoutKind, timeoutMs: number, context: CallFailureContext) {
     const limit = kind === "attempt" ? "timeoutMs" : "deadlineMs";
     super(`${context.operationId} timed out: ${limit} ${timeoutMs} ms passed${describe(context)}.`);
     this.kind = kind;
     this.timeoutMs = timeoutMs;
-    ({
-      operationId: this.operationId,
-      requestId: this.requestId,
-      attempts: this.attempts,
-    } = context);
+    own(this, context);
   }
 }
 
@@ -51,18 +47,14 @@ export class TimeoutError extends Error {
  */
 export class NetworkError extends TypeError {
   override readonly name = "NetworkError";
-  readonly operationId: string;
-  readonly requestId: string | undefined;
-  readonly attempts: number;
+  declare readonly operationId: string;
+  declare readonly requestId: string | undefined;
+  declare readonly attempts: number;
 
   constructor(cause: unknown, context: CallFailureContext) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(`${context.operationId} failed: ${reason}${describe(context)}.`, { cause });
-    ({
-      operationId: this.operationId,
-      requestId: this.requestId,
-      attempts: this.attempts,
-    } = context);
+    own(this, context);
   }
 }
 
@@ -81,9 +73,9 @@ export class RateLimitError extends Error {
   readonly retryAt: Date;
   /** "max-wait" (longer than `pacing.maxWaitMs`) or "deadline" (past `deadlineMs`). */
   readonly reason: RateLimitRefusal;
-  readonly operationId: string;
-  readonly requestId: string | undefined;
-  readonly attempts: number;
+  declare readonly operationId: string;
+  declare readonly requestId: string | undefined;
+  declare readonly attempts: number;
 
   constructor(
     retryAt: Date,
@@ -99,12 +91,13 @@ export class RateLimitError extends Error {
     );
     this.retryAt = retryAt;
     this.reason = refusal.reason;
-    ({
-      operationId: this.operationId,
-      requestId: this.requestId,
-      attempts: this.attempts,
-    } = context);
+    own(this, context);
   }
+}
+
+/** Copies the call's operationId, request id and attempts onto its error. */
+function own(error: CallFailureContext, { operationId, requestId, attempts }: CallFailureContext) {
+  Object.assign(error, { operationId, requestId, attempts });
 }
 
 function describe(context: CallFailureContext): string {

@@ -1,3 +1,6 @@
+/** The call options' keys, in the order openapi-fetch would pass them on in a call's init. */
+export const CALL_OPTION_KEYS = ["timeoutMs", "deadlineMs", "onRetry"] as const;
+
 /** Per-call options: set them on the client as defaults, or on any single call. */
 export interface CallOptions {
   /**

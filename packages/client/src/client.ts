@@ -1,7 +1,7 @@
 import type { paths } from "@animal-store/api-types";
-import createClient, { type ClientOptions } from "openapi-fetch";
+import createClient, { type ClientOptions, removeTrailingSlash } from "openapi-fetch";
 import { type ApiKeySource, createAuthorizer } from "./auth.js";
-import { type CallOptions, checkCallOptions } from "./call-options.js";
+import { CALL_OPTION_KEYS, type CallOptions, checkCallOptions } from "./call-options.js";
 import type { AnimalStoreClient } from "./client-types.js";
 import {
   createDeprecationObserver,
@@ -11,9 +11,10 @@ import {
 import { operationIdOf } from "./operation-lookup.js";
 import { createPacer, PACING_DEFAULTS, type Pacer, type PacingOptions } from "./pacer.js";
 import { pages } from "./pages.js";
+import { createPlainCall, isPlainInit } from "./plain-call.js";
 import type { RateLimitInfo } from "./rate-limit.js";
 import { DIRECT, DirectCall } from "./replayable-request.js";
-import { deprecationOf, responseMeta } from "./response-meta.js";
+import { responseMeta } from "./response-meta.js";
 import { type RetryOptions, type RetryPolicy, resolveRetryPolicy } from "./retry-policy.js";
 import { createTransport } from "./transport.js";
 
@@ -80,25 +81,23 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
     authorize: createAuthorizer(options),
     retry: policy,
     pacer: policy ? pacerFor(options.pacing, policy) : undefined,
-    onResponse(operationId, response, latest) {
+    onResponse(latest, notice) {
       rateLimit = latest ?? rateLimit;
-      const notice = deprecationOf(response.headers, operationId);
       if (notice) observeDeprecation(notice);
     },
   });
   // openapi-fetch passes options it does not know into every request's init, where a call's own
   // init overrides them: that is how the client's call options become per-call defaults.
-  const defaults: ClientOptions & CallOptions = {
+  const callDefaults: Record<string, unknown> = {};
+  for (const key of CALL_OPTION_KEYS) {
+    if (options[key] !== undefined) callDefaults[key] = options[key];
+  }
+  const client = createClient<paths, "application/json">({
     baseUrl: options.baseUrl,
     Request: DirectCall as unknown as typeof Request,
-  };
-  if (options.timeoutMs !== undefined) defaults.timeoutMs = options.timeoutMs;
-  if (options.deadlineMs !== undefined) defaults.deadlineMs = options.deadlineMs;
-  if (options.onRetry !== undefined) defaults.onRetry = options.onRetry;
-  const client = createClient<paths, "application/json">(defaults) as unknown as Record<
-    string,
-    RawCall
-  >;
+    ...callDefaults,
+  } as ClientOptions) as unknown as Record<string, RawCall>;
+  const plainCall = createPlainCall(removeTrailingSlash(options.baseUrl), callDefaults, transport);
   // A middleware sees the request as a Request, and a custom fetch is handed one: until either
   // is in play, calls stay DirectCalls, which fetch sends without building a second Request.
   let direct = options.fetch === undefined;
@@ -121,13 +120,26 @@ export function createAnimalStoreClient(options: AnimalStoreClientOptions): Anim
       [DIRECT]: direct && !own?.middleware && !own?.fetch,
     };
   };
+  // A plain call (no middleware, the global fetch, an init of the keys the plain path takes) is
+  // sent by the client itself; any other goes through openapi-fetch.
+  const plain = (init: unknown): boolean =>
+    direct && isPlainInit(init as Record<string, unknown> | undefined);
   for (const method of METHODS) {
     const call = client[method] as RawCall;
-    client[method] = (path, init) => call(path, named(init, method, path)).then(withMeta);
+    client[method] = (path, init) =>
+      plain(init)
+        ? plainCall(method, String(path), init as never, operationIdOf(method, String(path)))
+        : call(path, named(init, method, path)).then(withMeta);
   }
   const request = client.request as RawCall;
-  client.request = (method, path, init) =>
-    request(method, path, named(init, String(method).toUpperCase(), path)).then(withMeta);
+  // The method-first form is the method's own call (openapi-fetch's is a coreFetch with the
+  // method upper-cased); a method the client does not wrap stays openapi-fetch's.
+  client.request = (method, path, init) => {
+    const upper = String(method).toUpperCase();
+    return client[upper]
+      ? client[upper](path, init)
+      : request(method, path, named(init, upper, path)).then(withMeta);
+  };
   (client as unknown as { pages: unknown }).pages = (
     path: string,
     init?: Record<string, unknown>,

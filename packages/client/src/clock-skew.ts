@@ -15,8 +15,8 @@ export function createClockSkew(): {
   offsetMs(): number;
 } {
   let bucket = 0;
-  let current = Number.NEGATIVE_INFINITY;
-  let previous = Number.NEGATIVE_INFINITY;
+  let current = -Infinity;
+  let previous = -Infinity;
   let lastDate: string | null = null;
   let lastDateMs = Number.NaN;
   return {
@@ -30,8 +30,8 @@ export function createClockSkew(): {
       if (Number.isNaN(lastDateMs)) return;
       const minute = Math.floor(receivedAt / 60_000);
       if (minute !== bucket) {
-        previous = minute === bucket + 1 ? current : Number.NEGATIVE_INFINITY;
-        current = Number.NEGATIVE_INFINITY;
+        previous = minute === bucket + 1 ? current : -Infinity;
+        current = -Infinity;
         bucket = minute;
       }
       current = Math.max(current, lastDateMs - receivedAt);

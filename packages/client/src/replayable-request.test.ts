@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { DIRECT, DirectCall, ownRequestOf, replayerOf } from "./replayable-request.js";
 
 const URL_ = "http://127.0.0.1:9/api/pets";
-/** A request built as a call that is not direct: the constructor returns a real Request. */
-const asRequest = (...args: ConstructorParameters<typeof DirectCall>) =>
-  new DirectCall(...args) as unknown as Request;
+/** A request as openapi-fetch builds it (not light): the constructor returns a real Request. */
+const asRequest = (input: string, init: RequestInit = {}) =>
+  new DirectCall(input, init) as unknown as Request;
 
 describe("DirectCall", () => {
-  it("stays a light object when the call is direct, sent with the very init openapi-fetch made", () => {
+  it("stays a light object when openapi-fetch builds a direct call, sent with the init it made", () => {
     const headers = new Headers({ authorization: "Bearer k" });
     const init = { method: "POST", body: '{"name":"Rex"}', headers, [DIRECT]: true };
     const call = new DirectCall(URL_, init);
@@ -19,6 +19,12 @@ describe("DirectCall", () => {
     expect(ownRequestOf(call)?.replayBody).toBe('{"name":"Rex"}');
   });
 
+  it("is a real Request for a body that can be read only once, even when direct", () => {
+    const body = new Blob(["streamed"]).stream();
+    const init = { method: "POST", body, duplex: "half", [DIRECT]: true } as RequestInit;
+    expect(new DirectCall(URL_, init)).toBeInstanceOf(Request);
+  });
+
   it("is a real Request, carrying the call's fields, when the call is not direct", () => {
     const request = new DirectCall(URL_, { method: "PUT", body: "x", timeoutMs: 5 });
     expect(request).toBeInstanceOf(Request);
@@ -28,22 +34,18 @@ describe("DirectCall", () => {
     expect(ownRequestOf(new Request(URL_))).toBeUndefined();
   });
 
-  it("is a real Request for a body that can be read only once, even when direct", () => {
-    const body = new Blob(["streamed"]).stream();
-    const init = { method: "POST", body, duplex: "half", [DIRECT]: true } as RequestInit;
-    expect(new DirectCall(URL_, init)).toBeInstanceOf(Request);
-  });
-
   it("sends a timed attempt with a signal of its own, and a retry with the one it is given", () => {
     const caller = new AbortController();
-    const init = { signal: caller.signal, timeoutMs: 100, [DIRECT]: true };
-    const call = new DirectCall(URL_, init);
+    const init = { signal: caller.signal, timeoutMs: 100, headers: new Headers() };
+    const call = new DirectCall(URL_, init, true);
     expect(call.init.signal).toBe(call.attempt?.signal);
     expect(call.callerSignal).toBe(caller.signal);
     const next = new AbortController();
     const again = replayerOf(call)(next.signal) as DirectCall;
     expect(again).toBeInstanceOf(DirectCall);
     expect(again.init.signal).toBe(next.signal);
+    // Every attempt sends the same headers (set once: key, request id).
+    expect(again.init.headers).toBe(call.init.headers);
     expect(again.headers).toBe(call.headers);
     expect(replayerOf(call)()).toBe(call);
   });

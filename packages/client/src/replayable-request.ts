@@ -1,7 +1,10 @@
 import { type CallOptions, checkCallOptions } from "./call-options.js";
 
-/** Init key the client sets when the call may be built as a {@link DirectCall} (never sent). */
+/** Init key the client sets when openapi-fetch may build the call as a light {@link DirectCall}. */
 export const DIRECT = Symbol("animal-store.direct");
+
+/** The header access the transport needs: a `Headers`, or a plain call's header object. */
+export type HeaderAccess = Pick<Headers, "get" | "set">;
 
 /** The init openapi-fetch builds a request from: fetch's own and the call options. */
 type CallInit = RequestInit & CallOptions & { [DIRECT]?: boolean };
@@ -41,7 +44,7 @@ export class DirectCall implements OwnRequest {
   // Declared only: the constructor either sets them all or returns a Request instead.
   declare readonly url: string;
   declare readonly method: string;
-  declare readonly headers: Headers;
+  declare readonly headers: HeaderAccess;
   declare readonly replayBody: BodyInit | null | undefined;
   declare readonly callOptions: CallInit;
   declare readonly callerSignal: AbortSignal | undefined;
@@ -49,8 +52,18 @@ export class DirectCall implements OwnRequest {
   /** What fetch is given besides the URL: openapi-fetch's init, with this attempt's signal. */
   declare readonly init: RequestInit;
 
-  /** `signal` is given only for a retry, in place of the first attempt's. */
-  constructor(input: RequestInfo | URL, init: CallInit = {}, signal?: AbortSignal) {
+  /**
+   * `light`: a plain call's, always light (its body is a string, if any); else as openapi-fetch
+   * builds it, light when marked direct. `signal` is given only for a retry, in place of the
+   * first attempt's.
+   */
+  constructor(
+    input: RequestInfo | URL,
+    init: CallInit,
+    light?: boolean,
+    signal?: AbortSignal,
+    headers?: HeaderAccess,
+  ) {
     const body = init.body;
     const callerSignal = init.signal ?? undefined;
     let attempt: AbortController | undefined;
@@ -59,25 +72,24 @@ export class DirectCall implements OwnRequest {
       attempt = new AbortController();
     }
     const sent = signal ?? attempt?.signal ?? callerSignal;
-    const own: OwnRequest = {
-      replayBody: body,
-      callOptions: init,
-      callerSignal,
-      attempt,
-    };
-    if (!init[DIRECT] || (body != null && typeof body !== "string")) {
-      const request = new Request(input, sent === callerSignal ? init : { ...init, signal: sent });
+    const fetchInit = sent === callerSignal ? init : { ...init, signal: sent };
+    if (!light && (!init[DIRECT] || (body != null && typeof body !== "string"))) {
+      const request = new Request(input, fetchInit);
+      const own: OwnRequest = { replayBody: body, callOptions: init, callerSignal, attempt };
       // biome-ignore lint/correctness/noConstructorReturn: these calls need a real Request.
       return Object.assign(request, own) as unknown as DirectCall;
     }
-    Object.assign(this, own, {
-      url: String(input),
-      // openapi-fetch always sets it, in upper case.
-      method: init.method,
-      // openapi-fetch always passes a Headers: the one object fetch is given and the client sets.
-      headers: init.headers,
-      init: sent === callerSignal ? init : { ...init, signal: sent },
-    });
+    this.replayBody = body;
+    this.callOptions = init;
+    this.callerSignal = callerSignal;
+    this.attempt = attempt;
+    this.url = String(input);
+    // openapi-fetch and a plain call always set it, in upper case.
+    this.method = init.method as string;
+    // openapi-fetch's Headers, or a plain call's access to its plain object: either way the
+    // headers fetch is given, which the client sets.
+    this.headers = headers ?? (init.headers as Headers);
+    this.init = fetchInit;
   }
 }
 
@@ -111,9 +123,10 @@ export function replayerOf(
   request: Request | DirectCall,
 ): (signal?: AbortSignal) => Request | DirectCall {
   if (request instanceof DirectCall) {
-    const { url, callOptions, headers, callerSignal } = request;
-    const init = { ...callOptions, headers, signal: callerSignal };
-    return (signal) => (signal ? new DirectCall(url, init, signal) : request);
+    const { url, callOptions, callerSignal, headers } = request;
+    // callOptions is the whole init, headers included: the object every attempt is sent with.
+    const init = { ...callOptions, signal: callerSignal };
+    return (signal) => (signal ? new DirectCall(url, init, true, signal, headers) : request);
   }
   const body = ownRequestOf(request)?.replayBody;
   if (body == null ? request.body === null : isReusableBody(body)) {

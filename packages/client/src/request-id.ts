@@ -1,3 +1,4 @@
+import type { HeaderAccess } from "./replayable-request.js";
 import { REQUEST_ID_HEADER } from "./spec-headers.js";
 
 /** A random id for one call: a UUID where the platform has randomUUID, else 32 hex digits. */
@@ -14,7 +15,7 @@ function newRequestId(): string {
  * The server keeps a plain id it is sent, logs it and echoes it, so even a call that never got
  * an answer (timeout, dropped connection) can be found in the server's logs.
  */
-export function ensureRequestId(headers: Headers): string {
+export function ensureRequestId(headers: HeaderAccess): string {
   const given = headers.get(REQUEST_ID_HEADER);
   if (given !== null) return given;
   const id = newRequestId();

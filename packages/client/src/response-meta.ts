@@ -16,38 +16,37 @@ export interface ResponseMeta {
   readonly attempts: number;
 }
 
-/** What the transport knows about a response it returned. */
-export interface SentCall {
-  readonly operationId: string;
-  readonly requestId: string | undefined;
-  readonly attempts: number;
-  readonly rateLimit: RateLimitInfo | undefined;
+// The metadata of a response the client sent is recorded on the Response itself, so a response
+// that is dropped takes it along. A property costs less per call than a WeakMap entry, which
+// every collection must also visit; a Response that takes no new property (a custom fetch's
+// frozen one) is kept in the WeakMap instead.
+const SENT = Symbol("animal-store.meta");
+const frozenSent = new WeakMap<Response, ResponseMeta>();
+
+/**
+ * Records what the client knows of a response it sent: `requestId` is the response's own
+ * `X-Request-Id` when it has one (the server's name for the request), else the one sent.
+ */
+export function recordSentCall(response: Response, meta: ResponseMeta): void {
+  if (!Reflect.set(response, SENT, meta)) frozenSent.set(response, meta);
 }
 
-// Keyed by the Response object, so a response that is dropped takes its record with it.
-const sentCalls = new WeakMap<Response, SentCall>();
-
-/** Remembers how the client sent the call that got `response`. */
-export function recordSentCall(response: Response, call: SentCall): void {
-  sentCalls.set(response, call);
-}
-
-/** How the client sent the call that got `response`; undefined for a response it did not send. */
-export function sentCallOf(response: Response): SentCall | undefined {
-  return sentCalls.get(response);
+/** The metadata recorded for a response the client sent; undefined for any other. */
+export function sentCallOf(response: Response): ResponseMeta | undefined {
+  return (response as { [SENT]?: ResponseMeta })[SENT] ?? frozenSent.get(response);
 }
 
 /** Reads a response's metadata (every call's result also carries it as `meta`). */
 export function responseMeta(response: Response): ResponseMeta {
-  const call = sentCalls.get(response);
+  const sent = sentCallOf(response);
+  if (sent) return sent;
   const headers = response.headers;
-  const operationId = call?.operationId;
   return {
-    operationId,
-    requestId: headers.get(REQUEST_ID_HEADER) ?? call?.requestId,
-    rateLimit: call ? call.rateLimit : parseRateLimit(headers),
-    deprecation: deprecationOf(headers, operationId),
-    attempts: call?.attempts ?? 1,
+    operationId: undefined,
+    requestId: headers.get(REQUEST_ID_HEADER) ?? undefined,
+    rateLimit: parseRateLimit(headers),
+    deprecation: deprecationOf(headers, undefined),
+    attempts: 1,
   };
 }
 

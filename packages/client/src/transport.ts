@@ -2,11 +2,12 @@ import type { Authorizer } from "./auth.js";
 import { type CallFailureContext, NetworkError, RateLimitError } from "./call-errors.js";
 import { type CallOptions, type RetryHandler, tell } from "./call-options.js";
 import { CallTimers, NEVER_ABORTED } from "./call-timers.js";
+import type { DeprecationNotice } from "./deprecation.js";
 import type { HoldBackContext, HoldBackRefusal, Pacer } from "./pacer.js";
 import { parseRateLimit, type RateLimitInfo } from "./rate-limit.js";
 import { DirectCall, ownRequestOf, replayerOf } from "./replayable-request.js";
 import { ensureRequestId } from "./request-id.js";
-import { recordSentCall } from "./response-meta.js";
+import { deprecationOf, recordSentCall } from "./response-meta.js";
 import {
   backoffDelay,
   isRetryableFailure,
@@ -15,7 +16,7 @@ import {
   type RetryPolicy,
   responseRetryDelay,
 } from "./retry-policy.js";
-import { SPEC_HEADERS } from "./spec-headers.js";
+import { REQUEST_ID_HEADER, SPEC_HEADERS } from "./spec-headers.js";
 
 /** What the transport needs: the real fetch, auth, retries, pacing and a response hook. */
 export interface TransportOptions {
@@ -28,9 +29,8 @@ export interface TransportOptions {
   readonly pacer: Pacer | undefined;
   /** Sees every response, retried ones included (rate-limit and deprecation tracking). */
   readonly onResponse: (
-    operationId: string,
-    response: Response,
     rateLimit: RateLimitInfo | undefined,
+    deprecation: DeprecationNotice | undefined,
   ) => void;
 }
 
@@ -76,7 +76,10 @@ export function createTransport(
         }),
     };
     const onRetry: RetryHandler | undefined = callOptions.onRetry;
-    const replay = policy ? replayerOf(request) : undefined;
+    // A body that is a stream must be copied before the first attempt reads it; a DirectCall's
+    // replayer only re-sends its init, so it is made when a retry first needs it.
+    let replay: ((signal?: AbortSignal) => Request | DirectCall) | undefined =
+      policy && !(request instanceof DirectCall) ? replayerOf(request) : undefined;
     let current = request;
     let attempt = own?.attempt;
 
@@ -99,7 +102,8 @@ export function createTransport(
       await policy?.sleep(ms, waitSignal);
       waitSignal.throwIfAborted();
       attempt = timers ? new AbortController() : undefined;
-      current = replay ? replay(attempt?.signal) : current;
+      replay ??= replayerOf(request as Request | DirectCall);
+      current = replay(attempt?.signal);
     };
 
     try {
@@ -150,7 +154,8 @@ export function createTransport(
         }
         const receivedAt = now();
         const rateLimit = parseRateLimit(response.headers);
-        onResponse(operationId, response, rateLimit);
+        const deprecation = deprecationOf(response.headers, operationId);
+        onResponse(rateLimit, deprecation);
         pacer?.settle(rateLimit, response.headers.get("Date"), receivedAt);
         if (policy) {
           const { status } = response;
@@ -172,7 +177,13 @@ export function createTransport(
             continue;
           }
         }
-        recordSentCall(response, { operationId, requestId, attempts, rateLimit });
+        recordSentCall(response, {
+          operationId,
+          requestId: response.headers.get(REQUEST_ID_HEADER) ?? requestId,
+          rateLimit,
+          deprecation,
+          attempts,
+        });
         return response;
       }
     } finally {

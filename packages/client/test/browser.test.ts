@@ -44,6 +44,9 @@ describe("the browser bundle", () => {
     for (const input of bundle.inputs) {
       expect(input).toMatch(/^(dist\/|.*\/node_modules\/openapi-fetch\/dist\/)/);
     }
+    // package.json's `browser` field swaps the plain call path out: browsers get openapi-fetch's.
+    expect(bundle.inputs).toContain("dist/plain-call.browser.js");
+    expect(bundle.inputs).not.toContain("dist/plain-call.js");
     console.log(`client bundle: ${bundle.minified} B minified, ${bundle.gzipped} B min+gzip`);
     expect(bundle.gzipped).toBeLessThan(8 * 1024);
   });

@@ -41,6 +41,13 @@ describe("calls with no middleware", () => {
     expect(typeof input).toBe("string");
     expect(input).toBe(`${server.url}${basePath}/pets`);
     expect(init?.method).toBe("POST");
+    // A plain call's headers: a plain object (no Headers for fetch to copy), set by the client.
+    expect(init?.headers).not.toBeInstanceOf(Headers);
+    expect(Object.keys(init?.headers ?? {}).sort()).toEqual([
+      "authorization",
+      "content-type",
+      "x-request-id",
+    ]);
     const [seen] = server.requests;
     expect(seen?.authorization).toBe("Bearer k");
     expect(seen?.requestId).toMatch(/^[0-9a-f-]{32,36}$/);

@@ -149,6 +149,11 @@ describe("the packed client", () => {
       strict: true,
       pack: false,
     });
-    expect(messages).toEqual([]);
+    // One suggestion is expected: publint would have the browser swap as a `browser` condition
+    // in `exports` or `imports`. The `browser` field swaps one internal module (the plain call
+    // path) in browser builds; a condition could do that only through a `#` import, which this
+    // workspace's own tests would then resolve to the built file instead of the source.
+    const expected = new Set(["USE_EXPORTS_OR_IMPORTS_BROWSER"]);
+    expect(messages.filter((message) => !expected.has(message.code))).toEqual([]);
   }, 30_000);
 });
