@@ -10,20 +10,20 @@ import { fileURLToPath } from "node:url";
 import { runClientSection } from "./client-section.js";
 import { measureClientSize } from "./client-size.js";
 import { runDevBench } from "./dev-bench.js";
-import { currentLoad, describeMachine } from "./machine.js";
+import { currentLoad, describeMachine, probeSteadiness } from "./machine.js";
 import { runMockBench } from "./mock-bench.js";
 import { runPagingBench } from "./paging-bench.js";
 import { cleanUpWhenStopped, installCleanup, stopAll, stoppedEarly } from "./processes.js";
 import { renderMarkdown } from "./report-markdown.js";
 import { type BenchResults, evaluateTargets, type Section } from "./results.js";
-import { runServerBench, type Scenario } from "./server-bench.js";
+import { type PairSpec, runServerBench, type Scenario } from "./server-bench.js";
 import { round } from "./stats.js";
 import { runToolchainBench } from "./toolchain-bench.js";
 import { createVariantSpecs } from "./variant-env.js";
 import { warmFetch } from "./variant-process.js";
 import { wrkMissingMessage } from "./wrk.js";
 
-const BUDGET_MS = 16 * 60_000;
+const BUDGET_MS = 20 * 60_000;
 const SECTIONS = ["server", "paging", "client", "mock", "dev", "toolchain"] as const;
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const args = process.argv.slice(2);
@@ -59,6 +59,21 @@ async function measure<T>(name: string, run: () => Promise<T>): Promise<Section<
 
 const skipped = { ok: false, reason: "not selected (--only)" } as const;
 
+/**
+ * The comparisons the targets rest on, each measured run against run: the shipped server
+ * against Fastify + glue and against itself with metrics off, on every scenario; the scale-out
+ * path against SQLite on the two it has targets for.
+ */
+const PAIRS: readonly PairSpec[] = [
+  { subject: "ours-sqlite", baseline: "fastify-glue", scenarios: ["list20", "list100", "create"] },
+  {
+    subject: "ours-sqlite",
+    baseline: "ours-no-metrics",
+    scenarios: ["list20", "list100", "create"],
+  },
+  { subject: "ours-pg-redis", baseline: "ours-sqlite", scenarios: ["list20", "create"] },
+];
+
 async function main(): Promise<void> {
   installCleanup(BUDGET_MS);
   const missing = wrkMissingMessage();
@@ -69,8 +84,9 @@ async function main(): Promise<void> {
   const started = Date.now();
   const machine = describeMachine();
   const settings = {
-    rounds: numberOption("rounds") ?? (quick ? 1 : 6),
-    // Two processes per server variant, three rounds each (server-bench.ts says why).
+    // The rounds give every variant's figures; the targets' ratios come from the pairs below.
+    rounds: numberOption("rounds") ?? (quick ? 1 : 4),
+    // Two processes per server variant, two rounds each (server-bench.ts says why).
     launches: numberOption("launches") ?? (quick ? 1 : 2),
     seconds: numberOption("seconds") ?? (quick ? 2 : 3),
     warmupSeconds: 1,
@@ -79,6 +95,9 @@ async function main(): Promise<void> {
     roundWarmupSeconds: quick ? 0 : 1,
     connections: 32,
     threads: 1,
+    // The pairs the targets compare, run against run after the rounds (server-bench.ts says why).
+    pairRuns: numberOption("pair-runs") ?? (quick ? 2 : 16),
+    pairSeconds: 1,
   };
   const load = {
     connections: settings.connections,
@@ -87,6 +106,8 @@ async function main(): Promise<void> {
   };
   const scratchDir = await mkdtemp(join(tmpdir(), "animal-store-bench-"));
   log(`bench: ${machine.cpuModel}, ${machine.cores} cores, load ${machine.loadAtStart.join(" ")}`);
+  const steadyAtStart = probeSteadiness(quick ? 1 : 4);
+  log(`bench: steadiness at start ${steadyAtStart.spread}x (p90/p10 of the same work's CPU time)`);
   await warmFetch();
   const variants = await createVariantSpecs(scratchDir, compare);
   // Run by stopAll, in the finally below or on Ctrl-C, SIGTERM or the time budget.
@@ -102,25 +123,30 @@ async function main(): Promise<void> {
     log(`bench: ${notes.at(-1)}`);
   }
   try {
-    const server = wanted("server")
+    const serverRun = wanted("server")
       ? await measure("server", () =>
           runServerBench(serverSpecs, {
             ...settings,
             scenarios,
             load,
+            pairs: { specs: PAIRS, runs: settings.pairRuns, seconds: settings.pairSeconds },
             seedPets: 120,
             scratchDir,
             log,
           }),
         )
       : skipped;
+    const server = serverRun.ok
+      ? { ok: true as const, value: serverRun.value.variants }
+      : serverRun;
+    const pairs = serverRun.ok ? { ok: true as const, value: serverRun.value.pairs } : serverRun;
     const paging = wanted("paging")
       ? await measure("paging", () =>
           runPagingBench({
             quick,
             // Shorter rounds than the server section (this one runs eight scenarios), but five:
             // three left a ratio to one round's noise on a shared machine.
-            rounds: Math.min(settings.rounds, 5),
+            rounds: quick ? 1 : 5,
             load: { ...load, seconds: Math.min(settings.seconds, 2) },
             warmupSeconds: settings.warmupSeconds,
             scratchDir,
@@ -133,9 +159,7 @@ async function main(): Promise<void> {
       : skipped;
     const clientSize = wanted("client") ? await measure("client size", measureClientSize) : skipped;
     const mock = wanted("mock")
-      ? await measure("mock", () =>
-          runMockBench({ rounds: Math.min(settings.rounds, 5), load, scratchDir }),
-        )
+      ? await measure("mock", () => runMockBench({ rounds: quick ? 1 : 5, load, scratchDir }))
       : skipped;
     const dev = wanted("dev")
       ? await measure("pnpm dev", () => runDevBench(root, quick ? 1 : 3))
@@ -150,9 +174,11 @@ async function main(): Promise<void> {
       durationSeconds: (Date.now() - started) / 1000,
       machine,
       loadAtEnd: currentLoad(),
+      steadiness: { start: steadyAtStart, end: probeSteadiness(quick ? 1 : 4) },
       settings,
       notes,
       server,
+      pairs,
       paging,
       client,
       clientSize,

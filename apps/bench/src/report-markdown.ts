@@ -47,7 +47,10 @@ function mockTable(m: MockFigures, server: VariantFigures | undefined): string {
 /** The machine line every published table carries. */
 export function machineLine(r: BenchResults): string {
   const m = r.machine;
-  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB RAM, ${m.os}, Node ${m.node}, ${m.wrk ?? "no wrk"}; load average ${m.loadAtStart.join(" / ")} at start, ${r.loadAtEnd} at end; ${r.startedAt.slice(0, 16).replace("T", " ")} UTC, commit ${m.commit ?? "?"}.`;
+  const steady = r.steadiness
+    ? `; steadiness ${r.steadiness.start.spread}x at start, ${r.steadiness.end.spread}x at end (the same work's CPU time, 90th percentile over 10th, in samples of about 0.1 s: 1.00 is steady)`
+    : "";
+  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGb} GB RAM, ${m.os}, Node ${m.node}, ${m.wrk ?? "no wrk"}; load average ${m.loadAtStart.join(" / ")} at start, ${r.loadAtEnd} at end${steady}; ${r.startedAt.slice(0, 16).replace("T", " ")} UTC, commit ${m.commit ?? "?"}.`;
 }
 
 /** The whole report. */
@@ -57,7 +60,7 @@ export function renderMarkdown(r: BenchResults): string {
     "# Benchmark results (`pnpm bench`)",
     "",
     `Machine: ${machineLine(r)}`,
-    `Run: ${r.durationSeconds.toFixed(0)} s. Server figures: wrk, ${s.threads} thread, ${s.connections} connections, ${s.rounds} interleaved rounds of ${s.seconds} s${(s.launches ?? 1) > 1 ? ` in ${s.launches} launches of every variant (each restarted between them, after a ${s.warmupSeconds} s warm-up each)` : ` (after a ${s.warmupSeconds} s warm-up)`}${(s.roundWarmupSeconds ?? 0) > 0 ? `; each measured run right after ${s.roundWarmupSeconds} s of the same load on the same variant, not counted` : ""}; req/s and latency are medians of rounds, ratios the median of per-round ratios.`,
+    `Run: ${r.durationSeconds.toFixed(0)} s. Server figures: wrk, ${s.threads} thread, ${s.connections} connections, ${s.rounds} interleaved rounds of ${s.seconds} s${(s.launches ?? 1) > 1 ? ` in ${s.launches} launches of every variant (each restarted between them, after a ${s.warmupSeconds} s warm-up each)` : ` (after a ${s.warmupSeconds} s warm-up)`}${(s.roundWarmupSeconds ?? 0) > 0 ? `; each measured run right after ${s.roundWarmupSeconds} s of the same load on the same variant, not counted` : ""}; req/s and latency are medians of rounds, the table's ratios the median of per-round ratios.${s.pairRuns ? " The targets' ratios come from the pairs, measured run against run (below)." : ""}`,
     ...r.notes.map((note) => `Note: ${note}`),
     "",
     "### Targets",
@@ -131,6 +134,44 @@ export function renderMarkdown(r: BenchResults): string {
         ),
       ].join("\n");
     }),
+    ...(r.pairs
+      ? [
+          section("Pairs, run against run (the targets' ratios)", r.pairs, (pairs) => {
+            const label = (id: string) =>
+              (r.server.ok ? r.server.value.find((v) => v.id === id)?.label : undefined) ?? id;
+            const errors = (p: (typeof pairs)[number]) =>
+              p.runs.reduce((sum, run) => sum + run.subject.errors + run.baseline.errors, 0);
+            return [
+              `Each pair in the processes of the last launch, after the rounds: ${s.pairRuns} runs of ${s.pairSeconds} s of each side, the two sides back to back and their order swapped every run, after a ${s.warmupSeconds} s warm-up of each. A ratio is the median of the runs' ratios (subject over baseline); the range is the lowest and highest run.`,
+              "",
+              table(
+                [
+                  "subject",
+                  "baseline",
+                  "scenario",
+                  "CPU µs/req: subject",
+                  "baseline",
+                  "CPU ratio",
+                  "runs' range",
+                  "req/s ratio",
+                  "errors",
+                ],
+                pairs.map((p) => [
+                  label(p.subject),
+                  label(p.baseline),
+                  p.scenario,
+                  int(p.subjectCpuUs),
+                  int(p.baselineCpuUs),
+                  times(p.cpuRatio),
+                  p.cpuRatioRange.map(times).join(" to "),
+                  times(p.reqPerSecRatio),
+                  errors(p) === 0 ? "0" : `**${errors(p)}**`,
+                ]),
+              ),
+            ].join("\n");
+          }),
+        ]
+      : []),
     section("Paging: what a page costs deep in the list and in a large table", r.paging, (p) =>
       [
         `The shipped server (SQLite) on tables of ${p.tables.map(int).join(", ")} pets seeded with SQL, pages of ${p.pageSize}; each next link followed as a client does. A ratio is how many times slower (req/s) the second page or table is than the first: the median of per-round ratios.`,
@@ -155,7 +196,15 @@ export function renderMarkdown(r: BenchResults): string {
     ),
     section("Client (per call, GET /pets?limit=20, sequential)", r.client, (c) =>
       [
-        `${c.rounds} interleaved rounds of ${c.callsPerBatch} calls per client. CPU is the bench process's own (the clients; every server is a child process). Figures are medians of rounds; ratios the median of per-round ratios to raw fetch.`,
+        `${int(c.calls)} calls per client, the three interleaved call by call. CPU is the bench process's own (the clients; every server is a child process). Figures are medians of per-call figures; ratios are of those medians to raw fetch's. Mean time per call (µs), which the machine's stalls and collections move more: ${[
+          ["ours", c.againstOurs],
+          ["raw node:http", c.againstRaw],
+        ]
+          .map(
+            ([label, t]) =>
+              `against ${label} raw fetch ${int((t as typeof c.againstOurs).meanUs.rawFetch)}, openapi-fetch ${int((t as typeof c.againstOurs).meanUs.openapiFetch)}, @animal-store/client ${int((t as typeof c.againstOurs).meanUs.ours)}`,
+          )
+          .join("; ")}.`,
         "",
         table(
           [

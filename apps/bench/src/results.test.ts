@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { ClientTimes } from "./client-bench.js";
 import { renderMarkdown } from "./report-markdown.js";
 import { type BenchResults, evaluateTargets } from "./results.js";
-import type { ScenarioFigures, VariantFigures } from "./server-bench.js";
+import {
+  type PairFigures,
+  type ScenarioFigures,
+  summarisePair,
+  type VariantFigures,
+} from "./server-bench.js";
 
 const scenario = (reqPerSec: number, vsExpress: number, p99Ms: number): ScenarioFigures => ({
   rounds: [],
@@ -45,7 +50,43 @@ const clientTimes: ClientTimes = {
   oursCpuUs: 390,
   openapiFetchCpuVsRaw: 1.13,
   oursCpuVsRaw: 1.3,
+  meanUs: { rawFetch: 420, openapiFetch: 480, ours: 540 },
 };
+
+/** A pair measured in `runs` runs whose CPU and req/s ratios are the ones given. */
+function pair(
+  subject: PairFigures["subject"],
+  baseline: PairFigures["baseline"],
+  scenario: PairFigures["scenario"],
+  cpuRatios: number[],
+  reqPerSecRatio = 1,
+): PairFigures {
+  const run = (cpuUsPerRequest: number, reqPerSec: number) => ({
+    requests: 1000,
+    durationMs: 1000,
+    reqPerSec,
+    p50Ms: 1,
+    p99Ms: 5,
+    maxMs: 9,
+    errors: 0,
+    cpuUsPerRequest,
+  });
+  return summarisePair({ subject, baseline, scenarios: [scenario] }, scenario, [
+    ...cpuRatios.map((r) => ({
+      subject: run(100 * r, 1000 * reqPerSecRatio),
+      baseline: run(100, 1000),
+    })),
+  ]);
+}
+
+const pairs: PairFigures[] = [
+  pair("ours-sqlite", "fastify-glue", "list20", [0.8, 0.9, 1.2]),
+  pair("ours-sqlite", "fastify-glue", "list100", [1.1, 1.05, 0.9]),
+  pair("ours-sqlite", "ours-no-metrics", "list20", [1.01, 1.02, 1.0]),
+  pair("ours-sqlite", "ours-no-metrics", "create", [1.05, 1.04, 1.0]),
+  pair("ours-pg-redis", "ours-sqlite", "create", [1], 0.7),
+  pair("ours-pg-redis", "ours-sqlite", "list20", [1], 0.8),
+];
 
 const base: Omit<BenchResults, "targets"> = {
   startedAt: "2030-01-01T00:00:00.000Z",
@@ -65,6 +106,7 @@ const base: Omit<BenchResults, "targets"> = {
   settings: { rounds: 3, seconds: 4, warmupSeconds: 1, connections: 32, threads: 1 },
   notes: [],
   server: { ok: true, value: [ours] },
+  pairs: { ok: true, value: pairs },
   paging: {
     ok: true,
     value: {
@@ -90,7 +132,7 @@ const base: Omit<BenchResults, "targets"> = {
   },
   client: {
     ok: true,
-    value: { callsPerBatch: 500, rounds: 7, againstOurs: clientTimes, againstRaw: clientTimes },
+    value: { calls: 4500, againstOurs: clientTimes, againstRaw: clientTimes },
   },
   clientSize: { ok: true, value: { minifiedBytes: 20_000, gzipBytes: 7_000, ownGzipBytes: 3_000 } },
   toolchain: { ok: false, reason: "not selected (--only)" },
@@ -118,7 +160,11 @@ describe("evaluateTargets", () => {
   it("says 'not measured' instead of passing or failing a section that did not run", () => {
     const dev = targets.find((t) => t.label.startsWith("spec edit"));
     expect(dev).toMatchObject({ met: null, actual: "not measured" });
-    const noServer = evaluateTargets({ ...base, server: { ok: false, reason: "x" } });
+    const noServer = evaluateTargets({
+      ...base,
+      server: { ok: false, reason: "x" },
+      pairs: { ok: false, reason: "x" },
+    });
     // The server's six, issue 26's eight, metrics' cost (issue 25), and the two sections the
     // base leaves out.
     expect(noServer.filter((t) => t.met === null)).toHaveLength(17);
@@ -129,27 +175,45 @@ describe("evaluateTargets", () => {
 });
 
 describe("issue 26's targets", () => {
-  const scaled: VariantFigures = {
-    ...ours,
-    id: "ours-pg-redis",
-    scenarios: {
-      list20: { ...scenario(4000, 1, 9), vsSqlite: 0.8 },
-      create: { ...scenario(700, 1, 9), vsSqlite: 0.7 },
-    },
-  };
-  const targets = evaluateTargets({ ...base, server: { ok: true, value: [ours, scaled] } });
+  const targets = evaluateTargets(base);
   const find = (label: string) => targets.find((t) => t.label.startsWith(label));
 
-  it("judges CPU per request against Fastify per scenario (lower is better)", () => {
+  it("judges CPU per request against Fastify per scenario from the pairs' median run", () => {
     expect(find("CPU µs/req vs Fastify + glue, GET limit=20")).toMatchObject({
       met: true,
-      actual: "0.90x (300 µs)",
+      actual: "0.90x (90 against 100 µs; runs 0.80x to 1.20x)",
+    });
+    expect(find("CPU µs/req vs Fastify + glue, GET limit=100")?.met).toBe(false);
+    // No pair ran for POST: not measured, not met.
+    expect(find("CPU µs/req vs Fastify + glue, POST create")?.met).toBeNull();
+  });
+
+  it("judges the PostgreSQL + Redis path against SQLite by req/s, run against run", () => {
+    expect(find("PostgreSQL + Redis create vs SQLite")?.met).toBe(true);
+    expect(find("PostgreSQL + Redis GET limit=20 vs SQLite")?.met).toBe(false);
+  });
+
+  it("judges metrics on against off by the worst scenario's pair", () => {
+    expect(find("CPU per request, metrics on vs off")).toMatchObject({
+      met: false,
+      actual: "1.04x",
     });
   });
 
-  it("judges the PostgreSQL + Redis path against SQLite in the same run", () => {
-    expect(find("PostgreSQL + Redis create vs SQLite")?.met).toBe(true);
-    expect(find("PostgreSQL + Redis GET limit=20 vs SQLite")?.met).toBe(false);
+  it("calls a machine with a low load but an unsteady speed not quiet", () => {
+    const probe = (spread: number) => ({ samples: 40, medianMs: 30, spread });
+    const quietLoad = { ...base.machine, loadAtStart: [0.2, 0.2, 0.2] };
+    const row = (spread: number) =>
+      evaluateTargets({
+        ...base,
+        machine: quietLoad,
+        loadAtEnd: 0.3,
+        steadiness: { start: probe(1.05), end: probe(spread) },
+      }).find((t) => t.label === "p99 at 32 connections, SQLite GET limit=20")?.actual;
+    expect(row(1.1)).toBe("10.00 ms (load average 0.2 at start, 0.3 at end, steadiness 1.10x)");
+    expect(row(1.6)).toBe(
+      "10.00 ms (load average 0.2 at start, 0.3 at end, steadiness 1.60x, machine not quiet)",
+    );
   });
 
   it("judges p99 per SQLite scenario against 10 ms and puts the load average beside it", () => {

@@ -5,10 +5,10 @@
 import type { ClientFigures } from "./client-bench.js";
 import type { ClientSize } from "./client-size.js";
 import type { DevFigures } from "./dev-bench.js";
-import type { MachineInfo } from "./machine.js";
+import type { MachineInfo, Steadiness } from "./machine.js";
 import type { MockFigures } from "./mock-bench.js";
 import type { PagingFigures } from "./paging-bench.js";
-import type { VariantFigures } from "./server-bench.js";
+import type { PairFigures, VariantFigures } from "./server-bench.js";
 import { serverTargets } from "./server-targets.js";
 import type { ToolchainFigure } from "./toolchain-bench.js";
 
@@ -21,6 +21,8 @@ export interface BenchResults {
   durationSeconds: number;
   machine: MachineInfo;
   loadAtEnd: number;
+  /** The machine's steadiness at the start and the end of the run (machine.ts). */
+  steadiness?: { start: Steadiness; end: Steadiness };
   settings: {
     rounds: number;
     /** Processes each server variant ran in, the rounds split between them (absent: 1). */
@@ -31,10 +33,15 @@ export interface BenchResults {
     roundWarmupSeconds?: number;
     connections: number;
     threads: number;
+    /** Runs of each side of a pair, and their length in seconds (absent: no pairs). */
+    pairRuns?: number;
+    pairSeconds?: number;
   };
   /** Anything that makes this run differ from a full one (a variant left out, and why). */
   notes: string[];
   server: Section<VariantFigures[]>;
+  /** The pairs the server targets compare, measured run against run after the rounds. */
+  pairs?: Section<PairFigures[]>;
   /** What a page costs deep in the list and in a large table (issue 22). */
   paging: Section<PagingFigures>;
   client: Section<ClientFigures>;
@@ -82,14 +89,13 @@ export function evaluateTargets(results: Omit<BenchResults, "targets">): Target[
   const stateful = results.mock.ok
     ? results.mock.value.modes.find((m) => m.id === "stateful")
     : undefined;
-  // Metrics on (as shipped) against METRICS_PORT=0: the worst scenario's CPU per request.
-  const metricsCost = s
-    ? Math.max(
-        ...Object.values(s)
-          .map((f) => f.cpuVsNoMetrics)
-          .filter(Number.isFinite),
-      )
-    : undefined;
+  const pairs = results.pairs?.ok ? results.pairs.value : [];
+  // Metrics on (as shipped) against METRICS_PORT=0, run against run: the worst scenario.
+  const metricsRatios = pairs
+    .filter((p) => p.subject === "ours-sqlite" && p.baseline === "ours-no-metrics")
+    .map((p) => p.cpuRatio)
+    .filter(Number.isFinite);
+  const metricsCost = metricsRatios.length > 0 ? Math.max(...metricsRatios) : undefined;
   return [
     target(
       "CPU per request, metrics on vs off (worst scenario)",
@@ -133,10 +139,13 @@ export function evaluateTargets(results: Omit<BenchResults, "targets">): Target[
       " s",
       (v) => v < 3,
     ),
-    ...serverTargets(results.server.ok ? results.server.value : undefined, {
+    ...serverTargets(results.server.ok ? results.server.value : undefined, pairs, {
       start: results.machine.loadAtStart[0] ?? Number.NaN,
       end: results.loadAtEnd,
       cores: results.machine.cores,
+      spread: results.steadiness
+        ? Math.max(results.steadiness.start.spread, results.steadiness.end.spread)
+        : undefined,
     }),
   ];
 }

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  pairRunOrder,
   type RoundResult,
   roundOrder,
   roundsOfLaunch,
   summarise,
+  summarisePair,
   type VariantFigures,
 } from "./server-bench.js";
 
@@ -102,5 +104,30 @@ describe("roundOrder", () => {
       );
       expect(before.size, v).toBeGreaterThan(1);
     }
+  });
+});
+
+describe("pairRunOrder", () => {
+  it("runs the two sides back to back, swapping which goes first every run", () => {
+    const order = [0, 1, 2, 3].map((run) => pairRunOrder("ours", "fastify", run).join(" "));
+    expect(order).toEqual(["ours fastify", "fastify ours", "ours fastify", "fastify ours"]);
+  });
+});
+
+describe("summarisePair", () => {
+  it("takes the median of the runs' ratios, not the ratio of medians, and their range", () => {
+    const pair = summarisePair(
+      { subject: "ours-sqlite", baseline: "fastify-glue", scenarios: ["list20"] },
+      "list20",
+      // Run 2 fell in a slow moment for both sides: its ratio is still 0.9.
+      [
+        { subject: run(1000), baseline: run(900) },
+        { subject: run(500), baseline: run(450) },
+        { subject: run(1000), baseline: run(1100) },
+      ],
+    );
+    expect(pair.cpuRatio).toBeCloseTo(0.9, 6);
+    expect(pair.cpuRatioRange.map((r) => r.toFixed(2))).toEqual(["0.90", "1.10"]);
+    expect(pair.reqPerSecRatio).toBeCloseTo(1000 / 900, 6);
   });
 });

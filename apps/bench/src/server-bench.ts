@@ -101,6 +101,37 @@ export interface VariantFigures {
   scenarios: Partial<Record<Scenario["id"], ScenarioFigures>>;
 }
 
+/** Two variants measured run against run on some scenarios: `subject` against `baseline`. */
+export interface PairSpec {
+  subject: VariantId;
+  baseline: VariantId;
+  scenarios: readonly Scenario["id"][];
+}
+
+/** One scenario of a pair: the runs side by side and their ratios. */
+export interface PairFigures {
+  subject: VariantId;
+  baseline: VariantId;
+  scenario: Scenario["id"];
+  /** Each subject run with the baseline run right before or after it. */
+  runs: { subject: RoundResult; baseline: RoundResult }[];
+  /** Medians of the runs. */
+  subjectCpuUs: number;
+  baselineCpuUs: number;
+  /** CPU µs per request, subject over baseline: the median of the runs' ratios. */
+  cpuRatio: number;
+  /** The lowest and highest of those ratios. */
+  cpuRatioRange: [number, number];
+  /** req/s, subject over baseline: the median of the runs' ratios. */
+  reqPerSecRatio: number;
+}
+
+/** What a server bench run measured: every variant in rounds, and the pairs run against run. */
+export interface ServerBenchResult {
+  variants: VariantFigures[];
+  pairs: PairFigures[];
+}
+
 /** Options of a server bench run. */
 export interface ServerBenchOptions {
   /** Scenarios to run (default all). */
@@ -112,9 +143,27 @@ export interface ServerBenchOptions {
   /** Seconds of the same load, not counted, right before each measured run (0 or absent: none). */
   roundWarmupSeconds?: number;
   load: WrkLoad;
+  /**
+   * Pairs measured after the rounds, in the processes of the last launch: `runs` runs of each
+   * side, `seconds` each, the two sides back to back and their order swapped every run.
+   */
+  pairs?: { specs: readonly PairSpec[]; runs: number; seconds: number };
   seedPets: number;
   scratchDir: string;
   log(line: string): void;
+}
+
+/** One wrk run of `scenario` against `variant`, with the server's CPU time per request. */
+async function measureRun(
+  variant: RunningVariant,
+  scenario: Scenario,
+  load: WrkLoad,
+  scratchDir: string,
+): Promise<RoundResult> {
+  const cpuBefore = await cpuMs(variant.child.pid);
+  const run = await runWrk(variant.url, scenario.request(variant.key), load, scratchDir);
+  const cpuUsPerRequest = (((await cpuMs(variant.child.pid)) - cpuBefore) * 1000) / run.requests;
+  return { ...run, cpuUsPerRequest };
 }
 
 /** Adds `count` pets through the API so limit=100 returns a full page on every variant. */
@@ -160,13 +209,14 @@ export function roundsOfLaunch(rounds: number, launches: number, launch: number)
 export async function runServerBench(
   specs: readonly VariantSpec[],
   options: ServerBenchOptions,
-): Promise<VariantFigures[]> {
+): Promise<ServerBenchResult> {
   const running: RunningVariant[] = [];
   const scenarios = SCENARIOS.filter((s) => options.scenarios?.includes(s.id) ?? true);
   const launches = Math.max(1, Math.min(options.launches ?? 1, options.rounds));
   try {
     const results = new Map<string, RoundResult[]>();
     const figures: VariantFigures[] = [];
+    const pairs: PairFigures[] = [];
     for (let launch = 0; launch < launches; launch++) {
       for (const spec of specs) {
         const variant = await startVariant(spec.id, spec.env, `${basePath}/pets?limit=20`);
@@ -206,16 +256,7 @@ export async function runServerBench(
                 options.scratchDir,
               );
             }
-            const cpuBefore = await cpuMs(variant.child.pid);
-            const run = await runWrk(
-              variant.url,
-              scenario.request(variant.key),
-              options.load,
-              options.scratchDir,
-            );
-            const cpuUsPerRequest =
-              (((await cpuMs(variant.child.pid)) - cpuBefore) * 1000) / run.requests;
-            const result: RoundResult = { ...run, cpuUsPerRequest };
+            const result = await measureRun(variant, scenario, options.load, options.scratchDir);
             const key = `${variant.id}/${scenario.id}`;
             results.set(key, [...(results.get(key) ?? []), result]);
             options.log(
@@ -229,14 +270,81 @@ export async function runServerBench(
           const figure = figures.find((f) => f.id === variant.id) as VariantFigures;
           figure.rssAfterMb = await rssMb(variant.child.pid);
         }
+        pairs.push(...(await runPairs(running, scenarios, options)));
       } else {
         await Promise.all(running.splice(0).map((variant) => stopVariant(variant)));
       }
     }
-    return summarise(figures, results);
+    return { variants: summarise(figures, results), pairs };
   } finally {
     await Promise.all(running.map((variant) => stopVariant(variant)));
   }
+}
+
+/**
+ * The pairs, each scenario in turn: both sides warmed up, then `runs` runs of each side, back to
+ * back, the order swapped every run (A B, B A, A B, ...). Why: on a shared machine the same work's
+ * CPU time moves by tens of percent from one few seconds to the next (other machines' work on
+ * the same hardware), so a ratio holds only between runs seconds apart, and the rounds put up to
+ * six runs between a variant and the one it is compared with.
+ */
+async function runPairs(
+  running: readonly RunningVariant[],
+  scenarios: readonly Scenario[],
+  options: ServerBenchOptions,
+): Promise<PairFigures[]> {
+  const figures: PairFigures[] = [];
+  const settings = options.pairs;
+  if (settings === undefined) return figures;
+  const load = { ...options.load, seconds: settings.seconds };
+  const warmup = { ...options.load, seconds: options.warmupSeconds };
+  for (const pair of settings.specs) {
+    const subject = running.find((v) => v.id === pair.subject);
+    const baseline = running.find((v) => v.id === pair.baseline);
+    if (subject === undefined || baseline === undefined) continue;
+    for (const scenario of scenarios.filter((s) => pair.scenarios.includes(s.id))) {
+      for (const variant of [subject, baseline]) {
+        await runWrk(variant.url, scenario.request(variant.key), warmup, options.scratchDir);
+      }
+      const runs: PairFigures["runs"] = [];
+      for (let run = 0; run < settings.runs; run++) {
+        const [first, second] = pairRunOrder(subject, baseline, run);
+        const a = await measureRun(first, scenario, load, options.scratchDir);
+        const b = await measureRun(second, scenario, load, options.scratchDir);
+        runs.push(first === subject ? { subject: a, baseline: b } : { subject: b, baseline: a });
+        options.log(
+          `  pair ${scenario.id.padEnd(7)} ${pair.subject} vs ${pair.baseline}: ${runs.at(-1)?.subject.cpuUsPerRequest.toFixed(0)} / ${runs.at(-1)?.baseline.cpuUsPerRequest.toFixed(0)} µs CPU/req`,
+        );
+      }
+      figures.push(summarisePair(pair, scenario.id, runs));
+    }
+  }
+  return figures;
+}
+
+/** Run `run` of a pair: the subject first on even runs, the baseline first on odd ones. */
+export function pairRunOrder<T>(subject: T, baseline: T, run: number): [T, T] {
+  return run % 2 === 0 ? [subject, baseline] : [baseline, subject];
+}
+
+/** A pair's medians and ratios from its runs. */
+export function summarisePair(
+  pair: PairSpec,
+  scenario: Scenario["id"],
+  runs: PairFigures["runs"],
+): PairFigures {
+  const cpuRatios = runs.map((r) => ratio(r.subject.cpuUsPerRequest, r.baseline.cpuUsPerRequest));
+  return {
+    subject: pair.subject,
+    baseline: pair.baseline,
+    scenario,
+    runs,
+    subjectCpuUs: median(runs.map((r) => r.subject.cpuUsPerRequest)),
+    baselineCpuUs: median(runs.map((r) => r.baseline.cpuUsPerRequest)),
+    cpuRatio: median(cpuRatios),
+    cpuRatioRange: [Math.min(...cpuRatios), Math.max(...cpuRatios)],
+    reqPerSecRatio: median(runs.map((r) => ratio(r.subject.reqPerSec, r.baseline.reqPerSec))),
+  };
 }
 
 /**

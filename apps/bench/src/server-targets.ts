@@ -3,8 +3,9 @@
  * on every scenario, the PostgreSQL + Redis path against SQLite, and p99 at 32 connections on
  * every SQLite scenario with the load average beside it (a loaded machine says so in the row).
  */
+import { STEADY_SPREAD } from "./machine.js";
 import type { Target } from "./results.js";
-import type { Scenario, ScenarioFigures, VariantFigures } from "./server-bench.js";
+import type { PairFigures, Scenario, VariantFigures } from "./server-bench.js";
 
 const LABELS: Record<Scenario["id"], string> = {
   list20: "GET limit=20",
@@ -27,38 +28,43 @@ function measured(
 /** The issue-26 rows of the targets table; `load` is the machine's load average during the run. */
 export function serverTargets(
   variants: readonly VariantFigures[] | undefined,
-  load: { start: number; end: number; cores: number },
+  pairs: readonly PairFigures[],
+  load: { start: number; end: number; cores: number; spread?: number | undefined },
 ): Target[] {
-  const of = (id: string) => variants?.find((v) => v.id === id)?.scenarios;
-  const ours = of("ours-sqlite");
-  const scaled = of("ours-pg-redis");
+  const ours = variants?.find((v) => v.id === "ours-sqlite")?.scenarios;
   const ids = Object.keys(LABELS) as Scenario["id"][];
   const x = (v: number) => `${v.toFixed(2)}x`;
-  const cpu = (f: ScenarioFigures | undefined) => (f === undefined ? undefined : f.cpuVsFastify);
-  // A machine whose load average exceeds its cores is not quiet: latency says little there.
-  const quiet = Math.max(load.start, load.end) <= load.cores * 0.5;
-  const loadNote = `load average ${load.start} at start, ${load.end} at end${quiet ? "" : ", machine not quiet"}`;
+  // The ratios come from the pairs, each measured run against run (server-bench.ts says why).
+  const pair = (subject: string, baseline: string, scenario: Scenario["id"]) =>
+    pairs.find((p) => p.subject === subject && p.baseline === baseline && p.scenario === scenario);
+  // A machine busy with other work, its own (load average) or other machines' on the same
+  // hardware (the steadiness probe), is not quiet: latency says little there.
+  const busy = Math.max(load.start, load.end) > load.cores * 0.5;
+  const unsteady = load.spread !== undefined && load.spread > STEADY_SPREAD;
+  const loadNote = `load average ${load.start} at start, ${load.end} at end${load.spread === undefined ? "" : `, steadiness ${load.spread.toFixed(2)}x`}${busy || unsteady ? ", machine not quiet" : ""}`;
   return [
-    ...ids.map((id) =>
-      measured(
+    ...ids.map((id) => {
+      const p = pair("ours-sqlite", "fastify-glue", id);
+      return measured(
         `CPU µs/req vs Fastify + glue, ${LABELS[id]}`,
         "<= 1.00x",
-        cpu(ours?.[id]),
-        (v) => `${x(v)} (${ours?.[id]?.cpuUsPerRequest.toFixed(0)} µs)`,
+        p?.cpuRatio,
+        (v) =>
+          `${x(v)} (${p?.subjectCpuUs.toFixed(0)} against ${p?.baselineCpuUs.toFixed(0)} µs; runs ${p?.cpuRatioRange.map(x).join(" to ")})`,
         (v) => v <= 1,
-      ),
-    ),
+      );
+    }),
     measured(
       "PostgreSQL + Redis create vs SQLite",
       ">= 0.60x",
-      scaled?.create?.vsSqlite,
+      pair("ours-pg-redis", "ours-sqlite", "create")?.reqPerSecRatio,
       x,
       (v) => v >= 0.6,
     ),
     measured(
       "PostgreSQL + Redis GET limit=20 vs SQLite",
       ">= 0.85x",
-      scaled?.list20?.vsSqlite,
+      pair("ours-pg-redis", "ours-sqlite", "list20")?.reqPerSecRatio,
       x,
       (v) => v >= 0.85,
     ),
