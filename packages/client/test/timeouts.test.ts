@@ -14,6 +14,9 @@ import { fakeClock, type ScriptedServer, startScriptedServer } from "./scripted-
 
 const START = Date.UTC(2030, 0, 1, 12, 0, 0);
 const PET = { id: 7, name: "Rex", categoryId: 1 };
+// An attempt's timeout for tests that count the requests the server saw: an attempt aborted
+// sooner may never reach it when the machine is busy.
+const ARRIVES_MS = 300;
 
 let server: ScriptedServer;
 beforeAll(async () => {
@@ -48,14 +51,16 @@ async function rejection(call: Promise<unknown>): Promise<unknown> {
 describe("timeoutMs: one attempt", () => {
   it("retries a GET that times out, then rejects with a TimeoutError naming the call", async () => {
     server.script({ hang: true }, { hang: true }, { hang: true });
-    const { client, retries } = clientWith({ timeoutMs: 40, retry: { maxRetries: 2 } });
+    // Long enough for each attempt to reach the server on a loaded CI machine (40 ms was not):
+    // the test counts arrivals.
+    const { client, retries } = clientWith({ timeoutMs: ARRIVES_MS, retry: { maxRetries: 2 } });
     const error = await rejection(client.GET("/pets"));
     expect(error).toBeInstanceOf(TimeoutError);
     const timeout = error as TimeoutError;
     expect(timeout).toMatchObject({
       name: "TimeoutError",
       kind: "attempt",
-      timeoutMs: 40,
+      timeoutMs: ARRIVES_MS,
       operationId: "listPets",
       attempts: 3,
     });
@@ -71,7 +76,7 @@ describe("timeoutMs: one attempt", () => {
 
   it("does not retry a POST that timed out: the server may have created the pet", async () => {
     server.script({ hang: true }, { status: 201, body: PET });
-    const { client, retries } = clientWith({ timeoutMs: 40 });
+    const { client, retries } = clientWith({ timeoutMs: ARRIVES_MS });
     const error = await rejection(client.POST("/pets", { body: { name: "Rex", categoryId: 1 } }));
     expect(error).toMatchObject({ kind: "attempt", operationId: "createPet", attempts: 1 });
     expect(server.requests).toHaveLength(1);
@@ -111,10 +116,10 @@ describe("timeoutMs: one attempt", () => {
 describe("deadlineMs: the whole call", () => {
   it("ends a hanging attempt with kind 'deadline' and does not retry it", async () => {
     server.script({ hang: true }, { status: 200, body: [] });
-    const { client, retries } = clientWith({ deadlineMs: 50 });
+    const { client, retries } = clientWith({ deadlineMs: ARRIVES_MS });
     const error = await rejection(client.GET("/pets"));
     expect(error).toBeInstanceOf(TimeoutError);
-    expect(error).toMatchObject({ kind: "deadline", timeoutMs: 50, attempts: 1 });
+    expect(error).toMatchObject({ kind: "deadline", timeoutMs: ARRIVES_MS, attempts: 1 });
     expect(server.requests).toHaveLength(1);
     expect(retries).toEqual([]);
   });
