@@ -142,7 +142,7 @@ export function renderMarkdown(r: BenchResults): string {
             const errors = (p: (typeof pairs)[number]) =>
               p.runs.reduce((sum, run) => sum + run.subject.errors + run.baseline.errors, 0);
             return [
-              `Each pair in the processes of the last launch, after the rounds: ${s.pairRuns} runs of ${s.pairSeconds} s of each side, the two sides back to back and their order swapped every run, after a ${s.warmupSeconds} s warm-up of each. A ratio is the median of the runs' ratios (subject over baseline); the range is the lowest and highest run.`,
+              `Each pair in every launch's processes, after that launch's rounds: ${s.pairRuns} runs of ${s.pairSeconds} s of each side in all${(s.launches ?? 1) > 1 ? `, split between the ${s.launches} launches` : ""}, the two sides back to back and their order swapped every run, after a ${s.warmupSeconds} s warm-up of each in each launch. A ratio is the median of the runs' ratios (subject over baseline); the range is the lowest and highest run.`,
               "",
               table(
                 [

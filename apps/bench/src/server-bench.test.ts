@@ -114,6 +114,23 @@ describe("pairRunOrder", () => {
   });
 });
 
+describe("pair runs across launches", () => {
+  it("splits the runs between the launches, each run once, the order still swapping every run", () => {
+    const launches = [0, 1].map((launch) => roundsOfLaunch(16, 2, launch));
+    expect(launches).toEqual([
+      [0, 8],
+      [8, 16],
+    ]);
+    const runs = launches.flatMap(([first, end]) =>
+      Array.from({ length: end - first }, (_, i) => first + i),
+    );
+    expect(runs).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    const firsts = runs.map((run) => pairRunOrder("ours", "fastify", run)[0]);
+    expect(firsts.filter((f) => f === "ours")).toHaveLength(8);
+    expect(firsts.slice(7, 9)).toEqual(["fastify", "ours"]);
+  });
+});
+
 describe("summarisePair", () => {
   it("takes the median of the runs' ratios, not the ratio of medians, and their range", () => {
     const pair = summarisePair(

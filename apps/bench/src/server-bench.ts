@@ -144,8 +144,9 @@ export interface ServerBenchOptions {
   roundWarmupSeconds?: number;
   load: WrkLoad;
   /**
-   * Pairs measured after the rounds, in the processes of the last launch: `runs` runs of each
-   * side, `seconds` each, the two sides back to back and their order swapped every run.
+   * Pairs measured after each launch's rounds, in that launch's processes, the runs split
+   * between the launches: `runs` runs of each side in all, `seconds` each, the two sides back to
+   * back and their order swapped every run.
    */
   pairs?: { specs: readonly PairSpec[]; runs: number; seconds: number };
   seedPets: number;
@@ -216,7 +217,7 @@ export async function runServerBench(
   try {
     const results = new Map<string, RoundResult[]>();
     const figures: VariantFigures[] = [];
-    const pairs: PairFigures[] = [];
+    const pairRuns = new Map<string, PairFigures["runs"]>();
     for (let launch = 0; launch < launches; launch++) {
       for (const spec of specs) {
         const variant = await startVariant(spec.id, spec.env, `${basePath}/pets?limit=20`);
@@ -270,32 +271,50 @@ export async function runServerBench(
           const figure = figures.find((f) => f.id === variant.id) as VariantFigures;
           figure.rssAfterMb = await rssMb(variant.child.pid);
         }
-        pairs.push(...(await runPairs(running, scenarios, options)));
-      } else {
+      }
+      if (options.pairs !== undefined) {
+        const [first, end] = roundsOfLaunch(options.pairs.runs, launches, launch);
+        await runPairs(running, scenarios, options, [first, end], pairRuns);
+      }
+      if (launch < launches - 1) {
         await Promise.all(running.splice(0).map((variant) => stopVariant(variant)));
       }
     }
+    const pairs = (options.pairs?.specs ?? []).flatMap((pair) =>
+      scenarios.flatMap((scenario) => {
+        const runs = pairRuns.get(pairKey(pair, scenario.id));
+        return runs === undefined ? [] : [summarisePair(pair, scenario.id, runs)];
+      }),
+    );
     return { variants: summarise(figures, results), pairs };
   } finally {
     await Promise.all(running.map((variant) => stopVariant(variant)));
   }
 }
 
+function pairKey(pair: PairSpec, scenario: Scenario["id"]): string {
+  return `${pair.subject}/${pair.baseline}/${scenario}`;
+}
+
 /**
- * The pairs, each scenario in turn: both sides warmed up, then `runs` runs of each side, back to
- * back, the order swapped every run (A B, B A, A B, ...). Why: on a shared machine the same work's
- * CPU time moves by tens of percent from one few seconds to the next (other machines' work on
- * the same hardware), so a ratio holds only between runs seconds apart, and the rounds put up to
- * six runs between a variant and the one it is compared with.
+ * One launch's share of the pairs, each scenario in turn: both sides warmed up, then runs
+ * `first` to `end` (exclusive) of each side, back to back, the order swapped every run (A B, B A,
+ * A B, ...), added to `into`. Why back to back: on a shared machine the same work's CPU time
+ * moves by tens of percent from one few seconds to the next (other machines' work on the same
+ * hardware), so a ratio holds only between runs seconds apart, and the rounds put up to six runs
+ * between a variant and the one it is compared with. Why in every launch: a process's own luck
+ * moves its CPU per request by a few percent for as long as it runs (runServerBench), so the
+ * ratios of one pair of processes would carry that pair's luck.
  */
 async function runPairs(
   running: readonly RunningVariant[],
   scenarios: readonly Scenario[],
   options: ServerBenchOptions,
-): Promise<PairFigures[]> {
-  const figures: PairFigures[] = [];
+  [first, end]: [number, number],
+  into: Map<string, PairFigures["runs"]>,
+): Promise<void> {
   const settings = options.pairs;
-  if (settings === undefined) return figures;
+  if (settings === undefined || end <= first) return;
   const load = { ...options.load, seconds: settings.seconds };
   const warmup = { ...options.load, seconds: options.warmupSeconds };
   for (const pair of settings.specs) {
@@ -306,20 +325,20 @@ async function runPairs(
       for (const variant of [subject, baseline]) {
         await runWrk(variant.url, scenario.request(variant.key), warmup, options.scratchDir);
       }
-      const runs: PairFigures["runs"] = [];
-      for (let run = 0; run < settings.runs; run++) {
-        const [first, second] = pairRunOrder(subject, baseline, run);
-        const a = await measureRun(first, scenario, load, options.scratchDir);
-        const b = await measureRun(second, scenario, load, options.scratchDir);
-        runs.push(first === subject ? { subject: a, baseline: b } : { subject: b, baseline: a });
+      const key = pairKey(pair, scenario.id);
+      const runs = into.get(key) ?? [];
+      into.set(key, runs);
+      for (let run = first; run < end; run++) {
+        const [earlier, later] = pairRunOrder(subject, baseline, run);
+        const a = await measureRun(earlier, scenario, load, options.scratchDir);
+        const b = await measureRun(later, scenario, load, options.scratchDir);
+        runs.push(earlier === subject ? { subject: a, baseline: b } : { subject: b, baseline: a });
         options.log(
           `  pair ${scenario.id.padEnd(7)} ${pair.subject} vs ${pair.baseline}: ${runs.at(-1)?.subject.cpuUsPerRequest.toFixed(0)} / ${runs.at(-1)?.baseline.cpuUsPerRequest.toFixed(0)} µs CPU/req`,
         );
       }
-      figures.push(summarisePair(pair, scenario.id, runs));
     }
   }
-  return figures;
 }
 
 /** Run `run` of a pair: the subject first on even runs, the baseline first on odd ones. */
