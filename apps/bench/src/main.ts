@@ -10,21 +10,36 @@ import { fileURLToPath } from "node:url";
 import { runClientSection } from "./client-section.js";
 import { measureClientSize } from "./client-size.js";
 import { runDevBench } from "./dev-bench.js";
+import { callgrindMissing, runInstructionsBench } from "./instructions-bench.js";
 import { currentLoad, describeMachine, probeSteadiness } from "./machine.js";
 import { runMockBench } from "./mock-bench.js";
 import { runPagingBench } from "./paging-bench.js";
 import { cleanUpWhenStopped, installCleanup, stopAll, stoppedEarly } from "./processes.js";
 import { renderMarkdown } from "./report-markdown.js";
 import { type BenchResults, evaluateTargets, type Section } from "./results.js";
-import { type PairSpec, runServerBench, type Scenario } from "./server-bench.js";
+import {
+  type PairSpec,
+  runServerBench,
+  SCENARIOS,
+  type Scenario,
+  type VariantSpec,
+} from "./server-bench.js";
 import { round } from "./stats.js";
 import { runToolchainBench } from "./toolchain-bench.js";
 import { createVariantSpecs } from "./variant-env.js";
 import { warmFetch } from "./variant-process.js";
 import { wrkMissingMessage } from "./wrk.js";
 
-const BUDGET_MS = 20 * 60_000;
-const SECTIONS = ["server", "paging", "client", "mock", "dev", "toolchain"] as const;
+const BUDGET_MS = 24 * 60_000;
+const SECTIONS = [
+  "server",
+  "instructions",
+  "paging",
+  "client",
+  "mock",
+  "dev",
+  "toolchain",
+] as const;
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -140,6 +155,22 @@ async function main(): Promise<void> {
       ? { ok: true as const, value: serverRun.value.variants }
       : serverRun;
     const pairs = serverRun.ok ? { ok: true as const, value: serverRun.value.pairs } : serverRun;
+    // The steady figure beside the pairs' CPU time: the shipped server against Fastify + glue.
+    const instructions = wanted("instructions")
+      ? await measure("instructions (callgrind)", async () => {
+          const missing = await callgrindMissing();
+          if (missing !== null) throw new Error(missing);
+          const ids = ["ours-sqlite", "fastify-glue"];
+          return runInstructionsBench({
+            specs: ids.map((id) => variants.specs.find((s) => s.id === id) as VariantSpec),
+            scenarios: SCENARIOS.filter((s) => scenarios?.includes(s.id) ?? true),
+            counted: quick ? 300 : 1500,
+            warmup: quick ? 1000 : 3000,
+            scratchDir,
+            log,
+          });
+        })
+      : skipped;
     const paging = wanted("paging")
       ? await measure("paging", () =>
           runPagingBench({
@@ -179,6 +210,7 @@ async function main(): Promise<void> {
       notes,
       server,
       pairs,
+      instructions,
       paging,
       client,
       clientSize,

@@ -172,6 +172,28 @@ export function renderMarkdown(r: BenchResults): string {
           }),
         ]
       : []),
+    ...(r.instructions
+      ? [
+          section("Instructions per request (callgrind)", r.instructions, (ins) => {
+            const [subject, baseline] = ins.variants;
+            const ids = Object.keys(ins.ratios) as (keyof typeof ins.ratios)[];
+            const kilo = (v: number | undefined) => (v === undefined ? "" : `${int(v / 1000)}k`);
+            return [
+              `User-space instructions (the server's JavaScript, V8, Node, libuv, SQLite; not the kernel's socket work) per request, each server under \`valgrind --tool=callgrind\`: ${int(ins.counted)} requests of each scenario counted after ${int(ins.warmup)} not counted, on 8 keep-alive connections. Unlike CPU time, the count does not depend on how fast the machine ran: the steady figure beside the pairs.`,
+              "",
+              table(
+                ["scenario", subject?.label ?? "", baseline?.label ?? "", "ratio"],
+                ids.map((id) => [
+                  id,
+                  kilo(subject?.perRequest[id]),
+                  kilo(baseline?.perRequest[id]),
+                  times(ins.ratios[id] as number),
+                ]),
+              ),
+            ].join("\n");
+          }),
+        ]
+      : []),
     section("Paging: what a page costs deep in the list and in a large table", r.paging, (p) =>
       [
         `The shipped server (SQLite) on tables of ${p.tables.map(int).join(", ")} pets seeded with SQL, pages of ${p.pageSize}; each next link followed as a client does. A ratio is how many times slower (req/s) the second page or table is than the first: the median of per-round ratios.`,

@@ -5,6 +5,7 @@
 import type { ClientFigures } from "./client-bench.js";
 import type { ClientSize } from "./client-size.js";
 import type { DevFigures } from "./dev-bench.js";
+import type { InstructionsResult } from "./instructions-bench.js";
 import type { MachineInfo, Steadiness } from "./machine.js";
 import type { MockFigures } from "./mock-bench.js";
 import type { PagingFigures } from "./paging-bench.js";
@@ -42,6 +43,8 @@ export interface BenchResults {
   server: Section<VariantFigures[]>;
   /** The pairs the server targets compare, measured run against run after the rounds. */
   pairs?: Section<PairFigures[]>;
+  /** Instructions per request under callgrind, the shipped server against Fastify + glue. */
+  instructions?: Section<InstructionsResult>;
   /** What a page costs deep in the list and in a large table (issue 22). */
   paging: Section<PagingFigures>;
   client: Section<ClientFigures>;

@@ -54,9 +54,18 @@ export async function startVariant(
   env: Record<string, string>,
   firstPath: string,
   nodeArgs: string[] = [],
+  how: {
+    /** A command and its arguments to run node under (valgrind). */
+    wrapper?: readonly string[];
+    /** How long to wait for the ready message (default 30 s). */
+    readyTimeoutMs?: number;
+  } = {},
 ): Promise<RunningVariant> {
   const started = performance.now();
-  const child = spawnTracked(process.execPath, [...nodeArgs, entry, id], {
+  const [command, ...wrapperArgs] = how.wrapper ?? [process.execPath];
+  const args = how.wrapper ? [...wrapperArgs, process.execPath] : [];
+  const readyTimeoutMs = how.readyTimeoutMs ?? 30_000;
+  const child = spawnTracked(command as string, [...args, ...nodeArgs, entry, id], {
     env: { ...env, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "pipe", "ipc"],
   });
@@ -66,8 +75,8 @@ export async function startVariant(
   });
   const ready = await new Promise<ReadyMessage>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${id}: not ready after 30 s\n${stderr}`)),
-      30_000,
+      () => reject(new Error(`${id}: not ready after ${readyTimeoutMs / 1000} s\n${stderr}`)),
+      readyTimeoutMs,
     );
     child.once("message", (message: ReadyMessage) => {
       clearTimeout(timer);
