@@ -27,6 +27,7 @@ export type {
   HandlerResult,
   HandlerTable,
 } from "./contract/handler-types.js";
+export { JsonText } from "./contract/json-text.js";
 export {
   CONNECTION_ERROR_CODES,
   ENGINE_ERROR_CODES,

@@ -10,6 +10,7 @@
  */
 import type { Caller } from "../auth/credentials.js";
 import type { ApiKeyRecord } from "../storage/api-key-store.js";
+import type { JsonText } from "./json-text.js";
 
 /** The shape openapi-typescript gives every operation. */
 export interface OperationShape {
@@ -51,17 +52,20 @@ declare const replied: unique symbol;
 export type HandlerResult<Ops extends OperationsShape<Ops>, Op extends keyof Ops> = {
   [Status in DocumentedStatus<Ops, Op>]: {
     status: Status;
-    body: JsonBody<Responses<Ops, Op>[Status]>;
+    body: JsonBody<Responses<Ops, Op>[Status]> | JsonText<JsonBody<Responses<Ops, Op>[Status]>>;
     headers?: Record<string, string>;
   };
 }[DocumentedStatus<Ops, Op>] & { readonly [replied]: Op };
 
-/** Builds a result; only documented statuses, only their documented bodies. */
+/**
+ * Builds a result; only documented statuses, only their documented bodies, or the JSON text of
+ * one (`JsonText`, typed as the body it stands for).
+ */
 export type Reply<Ops extends OperationsShape<Ops>, Op extends keyof Ops> = <
   Status extends DocumentedStatus<Ops, Op>,
 >(
   status: Status,
-  body: JsonBody<Responses<Ops, Op>[Status]>,
+  body: JsonBody<Responses<Ops, Op>[Status]> | JsonText<JsonBody<Responses<Ops, Op>[Status]>>,
   headers?: Record<string, string>,
 ) => HandlerResult<Ops, Op>;
 

@@ -3,10 +3,12 @@
  * response validation (production) the body is written by the serializer compiled for its
  * documented response; with it, the answer's status, required headers and body are checked
  * against the contract first (a violation is a bug: logged, answered 500) and the body is written
- * with JSON.stringify. Either way the bytes on the wire are the same (tested).
+ * with JSON.stringify. Either way the bytes on the wire are the same (tested). A body the handler
+ * gives as JSON text (`JsonText`) is written as it is, after the same checks when they run.
  */
 import type { Response } from "express";
 import type { Caller, CallerLocals } from "../auth/credentials.js";
+import { JsonText } from "../contract/json-text.js";
 import { engineErrors } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { RequestLocals } from "../request-context/request-context.js";
@@ -80,6 +82,15 @@ function send(res: Response, { status, headers }: Reply, text: string, headersSe
   res.end(text);
 }
 
+/** What a handler's JSON text parses to, or the violation of text that is not JSON at all. */
+function parsed(text: string): { value: unknown } | { violation: string } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (err) {
+    return { violation: `the body's JSON text is not JSON: ${(err as Error).message}` };
+  }
+}
+
 /** Runs the operation's handler and answers; `checked` when responses are validated. */
 export function handle(options: { checked: boolean }) {
   const { checked } = options;
@@ -102,23 +113,35 @@ export function handle(options: { checked: boolean }) {
         requestId,
         reply,
       })) as Reply;
+      const body = result.body;
       if (!checked) {
+        if (body instanceof JsonText) {
+          send(res, result, JsonText.textOf(body), false);
+          return;
+        }
         const serialize = operation.answers.forStatus(result.status)?.serialize;
-        const text = serialize ? serialize(result.body) : (JSON.stringify(result.body) ?? "");
+        const text = serialize ? serialize(body) : (JSON.stringify(body) ?? "");
         send(res, result, text, false);
         return;
       }
       if (result.headers) setHandlerHeaders(res, result.headers);
+      // JSON text is checked as the value it parses to, and written as it is.
+      const text = body instanceof JsonText ? JsonText.textOf(body) : undefined;
+      const reading = text === undefined ? { value: body } : parsed(text);
+      if ("violation" in reading) {
+        next(new ResponseContractError([reading.violation]));
+        return;
+      }
       const violations = operation.answers.violations(
         result.status,
         (name) => res.getHeader(name),
-        result.body,
+        reading.value,
       );
       if (violations.length > 0) {
         next(new ResponseContractError(violations));
         return;
       }
-      send(res, result, JSON.stringify(result.body) ?? "", true);
+      send(res, result, text ?? JSON.stringify(body) ?? "", true);
     },
   );
 }
