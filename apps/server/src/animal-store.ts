@@ -26,7 +26,7 @@ export const animalStore: Application<Store> = {
   openStore,
   // An in-memory SQLite database with the same schema: warm-up writes go there and vanish.
   openScratchStore: () => openSqliteStore(":memory:"),
-  handlers: createHandlers,
+  handlers: (store, contract) => createHandlers(store, contract.spec),
   checkStorage,
 };
 

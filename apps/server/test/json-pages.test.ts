@@ -181,6 +181,7 @@ describe("SQLite pages read as one JSON text", () => {
       name,
       type,
       pk,
+      notnull: 0,
     });
     const id = (type: string) => [column("id", type, 1), column("n", "INTEGER", 0)];
     const table = 'create table "t" ("id" integer primary key autoincrement, "n" integer)';
@@ -288,11 +289,11 @@ describe("SQLite pages read as one JSON text", () => {
 
 describe("distinctPages: the pages of one turn, each read once", () => {
   function request(values: unknown[]) {
-    const got: { page?: unknown[][]; err?: unknown } = {};
+    const got: { row?: { page: unknown }; err?: unknown } = {};
     const asked: PageRequest = {
       values,
-      resolve: (page) => {
-        got.page = page;
+      resolve: (row) => {
+        got.row = row;
       },
       reject: (err) => {
         got.err = err;
@@ -313,10 +314,10 @@ describe("distinctPages: the pages of one turn, each read once", () => {
       ["available", 21],
     ]);
     expect(reads[1]).toBe(c.asked);
-    const page = [[1, "Rex"]];
-    reads[0]?.resolve(page);
-    expect(a.got.page).toBe(page);
-    expect(b.got.page).toBe(page);
+    const row = { page: [[1, "Rex"]] };
+    reads[0]?.resolve(row);
+    expect(a.got.row).toBe(row);
+    expect(b.got.row).toBe(row);
     expect(c.got).toEqual({});
     const failure = new Error("down");
     reads[0]?.reject(failure);

@@ -143,6 +143,7 @@ describe("unexpected failures", () => {
       logger,
       store: storeWith(app.store, {
         listPets: () => Promise.reject(new TypeError(secret)),
+        listPetsText: () => Promise.reject(new TypeError(secret)),
       }),
     });
     try {

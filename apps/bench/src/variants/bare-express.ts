@@ -4,6 +4,7 @@
  */
 
 import type { AddressInfo } from "node:net";
+import { JsonText } from "@animal-store/openapi-engine";
 import express from "express";
 import { basePath } from "../base-path.js";
 import type { BaselineHandlers, NewPetInput } from "./baseline-handlers.js";
@@ -15,7 +16,9 @@ export async function startBareExpress(handlers: BaselineHandlers): Promise<stri
     const limit = Number(req.query.limit ?? 20);
     const status = typeof req.query.status === "string" ? req.query.status : undefined;
     const { status: code, body } = await handlers.listPets(limit, status);
-    res.status(code).json(body);
+    // A page the store wrote as JSON text is sent as it is, as the server does.
+    if (body instanceof JsonText) res.status(code).type("json").send(JsonText.textOf(body));
+    else res.status(code).json(body);
   });
   app.post(`${basePath}/pets`, express.json(), async (req, res) => {
     const { status, body } = await handlers.createPet(req.body as NewPetInput);

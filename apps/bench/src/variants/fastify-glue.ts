@@ -8,7 +8,7 @@
  * in apps/bench/README.md.
  */
 import { randomUUID } from "node:crypto";
-import { type ApiKeyRecord, staticResponseHeaders } from "@animal-store/openapi-engine";
+import { type ApiKeyRecord, JsonText, staticResponseHeaders } from "@animal-store/openapi-engine";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
 import { HttpError, openSharedWork, SANE_REQUEST_ID } from "./comparison-support.js";
@@ -111,6 +111,12 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
       });
       reply.code(result.status);
       if (result.headers) reply.headers(result.headers);
+      // A page the store wrote as JSON text: Fastify sends a string with a JSON content type as
+      // it is, without its serializer, as the server does.
+      if (result.body instanceof JsonText) {
+        reply.type("application/json; charset=utf-8");
+        return JsonText.textOf(result.body);
+      }
       return result.body;
     };
   }

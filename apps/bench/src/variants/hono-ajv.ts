@@ -20,7 +20,7 @@ import {
   responseForStatus,
   specOperations,
 } from "@animal-store/openapi";
-import { type ApiKeyRecord, staticResponseHeaders } from "@animal-store/openapi-engine";
+import { type ApiKeyRecord, JsonText, staticResponseHeaders } from "@animal-store/openapi-engine";
 import { serve } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { Ajv, type ValidateFunction } from "ajv";
@@ -193,7 +193,12 @@ export async function startHonoAjv(env: Record<string, string | undefined>) {
       if (result.headers)
         for (const [name, value] of Object.entries(result.headers)) c.header(name, value);
       c.header("Content-Type", "application/json; charset=utf-8");
-      return c.body(serializerFor(result.status)(result.body), result.status as 200);
+      // A page the store wrote as JSON text is sent as it is, as the server does.
+      const text =
+        result.body instanceof JsonText
+          ? JsonText.textOf(result.body)
+          : serializerFor(result.status)(result.body);
+      return c.body(text, result.status as 200);
     };
     if (validateBody) app.on(operation.method, route, limit, answer);
     else app.on(operation.method, route, answer);

@@ -5,11 +5,13 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { JsonText } from "@animal-store/openapi-engine";
 import { basePath } from "../base-path.js";
 import type { BaselineHandlers, HandlerResult, NewPetInput } from "./baseline-handlers.js";
 
 function sendJson(res: ServerResponse, { status, body }: HandlerResult): void {
-  const text = JSON.stringify(body);
+  // The handlers' JSON text (a page the store wrote as JSON) is sent as it is, as the server does.
+  const text = body instanceof JsonText ? JsonText.textOf(body) : JSON.stringify(body);
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "content-length": Buffer.byteLength(text),

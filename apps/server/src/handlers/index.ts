@@ -6,6 +6,7 @@
  * succeeds and the server answers that operation 500 `not_implemented`, while `pnpm typecheck`
  * (handlers.check.ts) fails naming it. `pnpm scaffold` writes the missing ones.
  */
+import { loadBundledSpec, type OpenApiDocument } from "@animal-store/openapi";
 import type { PetStore } from "../store/types.js";
 import { createPet } from "./create-pet.js";
 import { getPet } from "./get-pet.js";
@@ -22,11 +23,21 @@ export const handlerFactories = {
   // scaffold: new handlers above this line
 } satisfies HandlerFactories;
 
-/** The Animal Store's handlers over `store`: one per operation it implements. */
-export function createHandlers(store: PetStore): Partial<Handlers> {
+/**
+ * The Animal Store's handlers over `store`, for the contract served (the bundled one unless
+ * given): one per operation it implements.
+ */
+export function createHandlers(
+  store: PetStore,
+  spec: OpenApiDocument = loadBundledSpec().spec,
+): Partial<Handlers> {
   const handlers: Record<string, unknown> = {};
   for (const [operationId, factory] of Object.entries(handlerFactories)) {
-    handlers[operationId] = factory(store);
+    // Each factory is typed for its own operation; here only the call's arguments matter.
+    handlers[operationId] = (factory as (store: PetStore, spec: OpenApiDocument) => unknown)(
+      store,
+      spec,
+    );
   }
   return handlers as Partial<Handlers>;
 }

@@ -1,5 +1,6 @@
 /** The types of the Animal Store's handlers, from the generated operations of the contract. */
 import type { OperationId, operations, ParameterDefaults } from "@animal-store/api-types";
+import type { OpenApiDocument } from "@animal-store/openapi";
 import type { Handler, HandlerRequest, HandlerTable } from "@animal-store/openapi-engine";
 import type { PetStore } from "../store/types.js";
 
@@ -12,8 +13,11 @@ export type PetRequest<Op extends OperationId> = HandlerRequest<operations, Op, 
 /** One handler per operation of the Animal Store contract. */
 export type Handlers = HandlerTable<operations, ParameterDefaults>;
 
-/** Makes the handler of operation `Op` over the store. */
-export type HandlerFactory<Op extends OperationId> = (store: PetStore) => PetHandler<Op>;
+/** Makes the handler of operation `Op` over the store, for the contract served (`spec`). */
+export type HandlerFactory<Op extends OperationId> = (
+  store: PetStore,
+  spec: OpenApiDocument,
+) => PetHandler<Op>;
 
 /**
  * Some handlers, each typed for its operation: what the build compiles. An operation of the

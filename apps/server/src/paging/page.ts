@@ -47,6 +47,27 @@ function cursorError(reading: Exclude<CursorReading, { ok: true }>, filter: stri
   };
 }
 
+/** Where a page starts: after the cursor's id (0: from the start), with the request's filter. */
+export type PageStart =
+  | { ok: true; afterId: number; filter: string }
+  | { ok: false; error: CursorError };
+
+/** Checks the cursor sent (if any) against the request's filter: where the page starts. */
+export function pageStart<Filter extends object>(
+  request: Pick<PageRequest<Filter>, "cursor" | "filter">,
+): PageStart {
+  const filter = filterText(request.filter as Record<string, unknown>);
+  if (request.cursor === undefined) return { ok: true, afterId: 0, filter };
+  const reading = decodeCursor(request.cursor, filter);
+  if (!reading.ok) return { ok: false, error: cursorError(reading, filter) };
+  return { ok: true, afterId: reading.afterId, filter };
+}
+
+/** The cursor of the page after one that starts at `start` and ends with id `lastId`. */
+export function nextCursor(start: { filter: string }, lastId: number): string {
+  return encodeCursor({ afterId: lastId, filter: start.filter });
+}
+
 /**
  * Reads one page: the cursor is checked before the store is asked, and the store is asked for
  * one item more than the page holds, so the last page is known to be last (no `next` link, and
@@ -56,18 +77,17 @@ export async function readPage<Item extends { id: number }, Filter extends objec
   request: PageRequest<Filter>,
   listAfter: ListAfter<Item, Filter>,
 ): Promise<PageAnswer<Item>> {
-  const filter = filterText(request.filter as Record<string, unknown>);
-  let afterId = 0;
-  if (request.cursor !== undefined) {
-    const reading = decodeCursor(request.cursor, filter);
-    if (!reading.ok) return { ok: false, error: cursorError(reading, filter) };
-    afterId = reading.afterId;
-  }
-  const items = await listAfter({ limit: request.limit + 1, afterId, filter: request.filter });
+  const start = pageStart(request);
+  if (!start.ok) return start;
+  const items = await listAfter({
+    limit: request.limit + 1,
+    afterId: start.afterId,
+    filter: request.filter,
+  });
   if (items.length <= request.limit) return { ok: true, items, next: undefined };
   const page = items.slice(0, request.limit);
   const last = page.at(-1) as Item;
-  return { ok: true, items: page, next: encodeCursor({ afterId: last.id, filter }) };
+  return { ok: true, items: page, next: nextCursor(start, last.id) };
 }
 
 /**

@@ -21,7 +21,14 @@
  * cheap, and sorted if ever not.
  */
 
-import { sqlIdentifier } from "./pet-rows.js";
+import {
+  deref,
+  isJsonObject,
+  type JsonObject,
+  type OpenApiDocument,
+  specOperations,
+} from "@animal-store/openapi";
+import { columnOf, sqlIdentifier } from "./pet-rows.js";
 
 /** A column of the page query, as the driver describes it (`Statement.columns()`). */
 export interface PageColumn {
@@ -74,6 +81,8 @@ export interface TableColumnInfo {
   type: string;
   /** 1-based position in the primary key; 0 when not in it. */
   pk: number;
+  /** 1 when declared NOT NULL. */
+  notnull: number;
 }
 
 /**
@@ -136,4 +145,234 @@ export function postgresJsonPageSql(
   if (!columns.every((column) => EXACT_IN_POSTGRES_JSON.has(column.type ?? ""))) return undefined;
   const values = columns.map((column) => sqlIdentifier(column.name)).join(", ");
   return `select coalesce(json_agg(json_build_array(${values})), '[]'::json) as page from (${inner}) as page_rows`;
+}
+
+/**
+ * A property of the items a list answers, as a page's JSON text is written in SQL (below): its
+ * name, its column (pet-rows.ts's naming rule), its JSON type and whether the schema requires it.
+ */
+export interface TextProperty {
+  property: string;
+  column: string;
+  type: "integer" | "string";
+  required: boolean;
+}
+
+/** Keywords of an item schema, or of one of its properties, that change nothing written. */
+const SAID_ONLY = new Set(["description", "title", "examples", "example", "deprecated"]);
+const ITEM_KEYWORDS = new Set([
+  ...SAID_ONLY,
+  "type",
+  "required",
+  "properties",
+  "additionalProperties",
+]);
+const PROPERTY_KEYWORDS: Record<TextProperty["type"], Set<string>> = {
+  integer: new Set([
+    ...SAID_ONLY,
+    "type",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+  ]),
+  string: new Set([...SAID_ONLY, "type", "minLength", "maxLength", "pattern", "enum"]),
+};
+const INTEGER_FORMATS = new Set([undefined, "int32", "int64"]);
+/** Property names a JSON text can be searched for without escaping (`replace` below). */
+const PLAIN_NAME = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function only(schema: JsonObject, allowed: Set<string>): boolean {
+  return Object.keys(schema).every((key) => allowed.has(key) || key.startsWith("x-"));
+}
+
+/**
+ * The items `operationId` answers with 200 (a JSON array of objects), as the JSON text of a page
+ * written in SQL writes them; undefined unless that text is exactly what the serializer compiled
+ * from the same schema (fast-json-stringify, engine responses/serializers.ts) writes for the pets
+ * read as objects: an object of only the declared properties, in the schema's order, each an
+ * integer or a string with no default, format or combinator that would make the serializer write
+ * anything but the value. Anything else (a nested object, a number, a default, `anyOf`, extra
+ * properties allowed) leaves the list to the objects' path.
+ */
+export function textPageItems(
+  spec: OpenApiDocument,
+  operationId: string,
+): TextProperty[] | undefined {
+  const operation = specOperations(spec).find((op) => op.operationId === operationId);
+  const responses = deref<JsonObject | undefined>(spec, operation?.operation.responses);
+  const ok = deref<JsonObject | undefined>(spec, responses?.["200"]);
+  const media = isJsonObject(ok?.content) ? ok.content["application/json"] : undefined;
+  const page = isJsonObject(media) ? deref<JsonObject | undefined>(spec, media.schema) : undefined;
+  if (page?.type !== "array") return undefined;
+  const item = deref<JsonObject | undefined>(spec, page.items);
+  if (item === undefined || item.type !== "object" || !only(item, ITEM_KEYWORDS)) return undefined;
+  if (item.additionalProperties !== undefined && item.additionalProperties !== false) {
+    return undefined;
+  }
+  if (!isJsonObject(item.properties)) return undefined;
+  const required = new Set(Array.isArray(item.required) ? item.required : []);
+  const properties: TextProperty[] = [];
+  for (const [property, raw] of Object.entries(item.properties)) {
+    const schema = deref<JsonObject | undefined>(spec, raw);
+    const type = schema?.type;
+    if (schema === undefined || (type !== "integer" && type !== "string")) return undefined;
+    if (!only(schema, PROPERTY_KEYWORDS[type]) || !PLAIN_NAME.test(property)) return undefined;
+    if (type === "integer" && !INTEGER_FORMATS.has(schema.format as string | undefined)) {
+      return undefined;
+    }
+    properties.push({
+      property,
+      column: columnOf(property),
+      type,
+      required: required.has(property),
+    });
+  }
+  // The next page's cursor is the last item's id.
+  const id = properties.find((p) => p.property === "id");
+  return id?.type === "integer" && id.required ? properties : undefined;
+}
+
+/** The largest integer JavaScript holds exactly: beyond it, the objects' path rounds. */
+const SAFE = "9007199254740991";
+
+/**
+ * The SQLite query of a page as the JSON text of its items (`items`, textPageItems), around the
+ * page query `inner` over a table whose columns are `table` (`PRAGMA table_info`): one row of
+ * the text (`[...]`), the number of items, the last id, and 1 when the text is exact, 0 when the
+ * page holds a value the objects' path would write otherwise, or refuse (then it answers the
+ * page). Undefined when a property has no column of its type's affinity.
+ *
+ * Each item is `json_object(...)` in the schema's order, which writes integers and strings as
+ * JSON.stringify does (the store tests compare every control character, and quotes, backslashes
+ * and characters beyond the BMP); an optional property's null (never set) is then taken out of
+ * the text by the `removals` (`replaceAll` in JavaScript, half the time of SQLite's `replace`),
+ * which is exact: outside a string a `"` opens a string, and inside one every `"` is escaped, so
+ * `,"status":null` (or `{"status":null`) can only be that member.
+ * Exactness is checked once per page, on aggregates, not per row (a per-row `typeof` filter cost
+ * a third of the query): `sum` of an integer column is an integer only if every value is one (a
+ * REAL, a TEXT or a BLOB makes it REAL; one too large overflows, and the failed query falls back
+ * too); `min` and `max` keep it within what JavaScript holds; `max` of a text column is a BLOB if
+ * any value is one (SQLite orders BLOBs after text); `count` finds a required property's null.
+ */
+export function sqliteTextPageSql(
+  inner: string,
+  items: readonly TextProperty[],
+  table: readonly TableColumnInfo[],
+  rowidAlias: string | undefined,
+): TextPageSql | undefined {
+  const checks: string[] = [];
+  const members: string[] = [];
+  const removals: [string, string][] = [];
+  for (const [i, item] of items.entries()) {
+    const column = table.find((c) => c.name === item.column);
+    if (
+      column === undefined ||
+      affinity(column.type) !== (item.type === "integer" ? "integer" : "text")
+    ) {
+      return undefined;
+    }
+    const c = sqlIdentifier(item.column);
+    members.push(`'${item.property}', ${c}`);
+    if (item.type === "integer") {
+      if (item.column !== rowidAlias) checks.push(`typeof(sum(${c})) in ('integer', 'null')`);
+      checks.push(`coalesce(min(${c}) >= -${SAFE} and max(${c}) <= ${SAFE}, 1)`);
+    } else {
+      checks.push(`typeof(max(${c})) in ('text', 'null')`);
+    }
+    const nullable = column.notnull === 0 && column.pk === 0;
+    if (item.required && nullable) checks.push(`count(${c}) = count(*)`);
+    if (!item.required && nullable) {
+      const member = `"${item.property}":null`;
+      if (i > 0) removals.push([`,${member}`, ""]);
+      else {
+        removals.push([`{${member},`, "{"]);
+        removals.push([`{${member}}`, "{}"]);
+      }
+    }
+  }
+  const text = `group_concat(json_object(${members.join(", ")}), ',')`;
+  const id = sqlIdentifier(columnOfId(items));
+  const exact = checks.length === 0 ? "1" : checks.map((check) => `(${check})`).join(" and ");
+  const sql = `select '[' || coalesce(${text}, '') || ']', count(*), max(${id}), ${exact} from (${inner})`;
+  return { sql, removals };
+}
+
+/** A text page query, and what to take out of its text (each `[from, to]`, every occurrence). */
+export interface TextPageSql {
+  sql: string;
+  removals: [string, string][];
+}
+
+/** The page's JSON text as the query answered it, with the removals made. */
+export function textOfPage(answered: string, removals: readonly [string, string][]): string {
+  let text = answered;
+  for (const [from, to] of removals) text = text.replaceAll(from, to);
+  return text;
+}
+
+function columnOfId(items: readonly TextProperty[]): string {
+  return (items.find((item) => item.property === "id") as TextProperty).column;
+}
+
+/** PostgreSQL column types (`data_type`) of each JSON type the text writes exactly. */
+const POSTGRES_TEXT_TYPES: Record<TextProperty["type"], Set<string>> = {
+  integer: new Set(["bigint", "integer", "smallint"]),
+  string: new Set(["text", "character varying"]),
+};
+
+/** A column as information_schema describes it, for the text page query. */
+export interface PostgresTextColumn {
+  name: string;
+  /** `data_type`. */
+  type: string;
+  /** `is_nullable = 'YES'`. */
+  nullable: boolean;
+}
+
+/**
+ * The PostgreSQL query of a page as the JSON text of its items: `sqliteTextPageSql`'s
+ * counterpart, around the page query `inner` whose last parameter is its limit, asked with the
+ * page's size plus one. One row: `page` (`[...]`, the first rows up to the limit less one),
+ * `count` and `last_id` of those, `more` (the one more row exists) and `exact`. Undefined when a
+ * property has no column of a type written exactly.
+ *
+ * Each item is `'{' || concat_ws(',', '"id":' || id, '"name":' || to_json(name)::text, ...) ||
+ * '}'` in the schema's order: `concat_ws` skips the member of a null (never set) property, and
+ * `to_json` escapes a string as JSON.stringify does (the PostgreSQL suite compares them byte for
+ * byte). Types are the columns' own, so exactness is only a bigint beyond what JavaScript holds
+ * and a required property's null. The work is PostgreSQL's, in its own process; the server gets
+ * one text and parses nothing.
+ */
+export function postgresTextPageSql(
+  inner: string,
+  items: readonly TextProperty[],
+  table: readonly PostgresTextColumn[],
+): string | undefined {
+  const limit = Math.max(...Array.from(inner.matchAll(/\$(\d+)\b/g), (m) => Number(m[1])));
+  if (!Number.isFinite(limit)) return undefined;
+  const members: string[] = [];
+  const checks: string[] = [];
+  for (const item of items) {
+    const column = table.find((c) => c.name === item.column);
+    if (column === undefined || !POSTGRES_TEXT_TYPES[item.type].has(column.type)) return undefined;
+    const c = sqlIdentifier(item.column);
+    const value = item.type === "integer" ? `${c}::text` : `to_json(${c})::text`;
+    members.push(`'"${item.property}":' || ${value}`);
+    if (column.type === "bigint") {
+      checks.push(`coalesce(min(${c}) >= -${SAFE} and max(${c}) <= ${SAFE}, true)`);
+    }
+    if (item.required && column.nullable) checks.push(`count(${c}) = count(*)`);
+  }
+  const id = sqlIdentifier(columnOfId(items));
+  const inPage = `filter (where row_n < $${limit})`;
+  const exact = checks.length === 0 ? "true" : checks.join(" and ");
+  return `select '[' || coalesce(string_agg(item, ',' order by ${id}) ${inPage}, '') || ']' as page,
+    (count(*) ${inPage})::int as count, (max(${id}) ${inPage})::float8 as last_id,
+    count(*) >= $${limit} as more, ${exact} as exact
+    from (select row_number() over (order by ${id}) as row_n, page_rows.*,
+      '{' || concat_ws(',', ${members.join(", ")}) || '}' as item
+      from (${inner}) as page_rows) as numbered_rows`;
 }

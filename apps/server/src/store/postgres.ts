@@ -17,37 +17,59 @@ import {
 import type { Insertable, Kysely } from "kysely";
 import type pg from "pg";
 import { BatchedCreates } from "./batched-creates.js";
-import { inIdOrder, postgresJsonPageSql } from "./json-pages.js";
+import {
+  inIdOrder,
+  type PostgresTextColumn,
+  postgresJsonPageSql,
+  postgresTextPageSql,
+  type TextProperty,
+} from "./json-pages.js";
 import { KyselyStore, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
 import { arrayMapperFor, toPet, toPets, toRow } from "./pet-rows.js";
 import { type TableColumn, type UnnestInsert, unnestInsert } from "./postgres-inserts.js";
 import type { Database, PetsTable } from "./schema.js";
-import type { PetQuery, Store } from "./types.js";
+import type { PetQuery, PetsText, Store } from "./types.js";
 
 /** What the table's columns allow: pages read as JSON, creates inserted from arrays. */
 interface TableShape {
   jsonPages: JsonPages | undefined;
   insert: UnnestInsert | undefined;
+  columns: (TableColumn & PostgresTextColumn)[];
+  /** The text page queries of each list of item properties asked for (json-pages.ts). */
+  textPages: Map<readonly TextProperty[], PageQueries | undefined>;
 }
 
-/** The pages of the table as JSON, and how to read a row of them. */
-interface JsonPages {
-  /** One page per statement, by shape. */
+/** A page query of each shape, and the batched ones of the shapes read that way. */
+interface PageQueries {
   queries: { name: string; text: string }[];
-  /**
-   * Several pages of one shape per statement, one array of values per parameter (batchedPageSql),
-   * for the shapes read that way.
-   */
   batched: ({ name: string; text: string } | undefined)[];
+}
+
+/** A text page query's row (postgresTextPageSql). */
+interface TextPageRow {
+  page: string;
+  count: number;
+  last_id: number | null;
+  more: boolean;
+  exact: boolean;
+}
+
+/**
+ * The pages of the table as JSON, and how to read a row of them: one page per statement by shape
+ * (`queries`), and several pages of one shape per statement, one array of values per parameter
+ * (batchedPageSql), for the shapes read that way (`batched`).
+ */
+interface JsonPages extends PageQueries {
   idIndex: number;
   toPet: (row: unknown[]) => Pet;
 }
 
-/** A page asked for in this turn of the event loop, waiting for its statement. */
+/** A page asked for in this turn of the event loop, waiting for its statement's row. */
 export interface PageRequest {
   values: unknown[];
-  resolve(page: unknown[][]): void;
+  /** The page's row: `page` and, for a text page, what postgresTextPageSql answers beside it. */
+  resolve(row: { page: unknown }): void;
   reject(err: unknown): void;
 }
 
@@ -70,6 +92,14 @@ export function batchedPageSql(single: string, types: readonly string[]): string
   return `select page_args.n::int as n, (${inner}) as page from unnest(${arrays}) with ordinality as page_args(${columns.join(", ")}, n)`;
 }
 
+/** batchedPageSql for a query answering several columns (a text page's): each row's are kept. */
+export function batchedRowsSql(single: string, types: readonly string[]): string {
+  const columns = types.map((_, i) => `a${i + 1}`);
+  const inner = single.replace(/\$(\d+)\b/g, (_, k: string) => `page_args.a${k}`);
+  const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(", ");
+  return `select page_args.n::int as n, page_row.* from unnest(${arrays}) with ordinality as page_args(${columns.join(", ")}, n), lateral (${inner}) as page_row`;
+}
+
 /**
  * The distinct pages of `asked` (one shape's requests of one turn): requests with the same values
  * share one read and its answer. Exact, not a cache: the statement starts after every one of them
@@ -90,8 +120,8 @@ export function distinctPages(asked: PageRequest[]): PageRequest[] {
       ? (same[0] as PageRequest)
       : {
           values: (same[0] as PageRequest).values,
-          resolve: (page: unknown[][]) => {
-            for (const request of same) request.resolve(page);
+          resolve: (row: { page: unknown }) => {
+            for (const request of same) request.resolve(row);
           },
           reject: (err: unknown) => {
             for (const request of same) request.reject(err);
@@ -138,6 +168,8 @@ export class PostgresStore extends KyselyStore {
    * acknowledged before it was asked.
    */
   private readonly pendingPages: PageRequest[][] = [[], [], [], []];
+  /** The same for text pages, by their queries (one set in practice: the served contract's). */
+  private readonly pendingTextPages = new Map<PageQueries, PageRequest[][]>();
   private pagesScheduled = false;
 
   constructor(
@@ -166,14 +198,11 @@ export class PostgresStore extends KyselyStore {
       // Known after the first read: no promise to wait for on every list.
       const pages = (this.knownShape ?? (await this.readTableShape()))?.jsonPages;
       if (pages !== undefined) {
-        const page = await new Promise<unknown[][]>((resolve, reject) => {
+        const { page } = await new Promise<{ page: unknown }>((resolve, reject) => {
           (this.pendingPages[shape] as PageRequest[]).push({ values, resolve, reject });
-          if (!this.pagesScheduled) {
-            this.pagesScheduled = true;
-            setImmediate(() => this.readPendingPages(pages));
-          }
+          this.schedulePendingPages();
         });
-        return inIdOrder(page, pages.idIndex).map(pages.toPet);
+        return inIdOrder(page as unknown[][], pages.idIndex).map(pages.toPet);
       }
       const { name, text } = this.pageQueries[shape] as { name: string; text: string };
       const result = await this.pool.query({ name, text, values });
@@ -182,14 +211,91 @@ export class PostgresStore extends KyselyStore {
   }
 
   /**
+   * The page `listPets` would read (asked for one more pet), as its JSON text
+   * (json-pages.ts postgresTextPageSql), read in this turn's statements as the JSON pages are.
+   */
+  override listPetsText(
+    { limit, status, afterId }: PetQuery,
+    items: readonly TextProperty[],
+  ): Promise<PetsText | undefined> {
+    const shape = (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2);
+    const values: unknown[] = [];
+    if (status !== undefined) values.push(status);
+    if (afterId !== undefined) values.push(afterId);
+    values.push(limit + 1);
+    return classified(this.classify, async () => {
+      const table = this.knownShape ?? (await this.readTableShape());
+      const queries = table === undefined ? undefined : this.textPagesOf(table, items);
+      if (queries === undefined) return undefined;
+      let row: TextPageRow;
+      try {
+        row = (await new Promise<{ page: unknown }>((resolve, reject) => {
+          let pending = this.pendingTextPages.get(queries);
+          if (pending === undefined) {
+            pending = [[], [], [], []];
+            this.pendingTextPages.set(queries, pending);
+          }
+          (pending[shape] as PageRequest[]).push({ values, resolve, reject });
+          this.schedulePendingPages();
+        })) as unknown as TextPageRow;
+      } catch {
+        // Whatever failed (an outage too), `listPets` answers the page or fails with its error.
+        return undefined;
+      }
+      if (!row.exact) return undefined;
+      const lastId = row.last_id ?? undefined;
+      return { text: row.page, count: row.count, lastId, more: row.more };
+    });
+  }
+
+  private textPagesOf(table: TableShape, items: readonly TextProperty[]): PageQueries | undefined {
+    if (table.textPages.has(items)) return table.textPages.get(items);
+    const texts = this.pageQueries.map(({ text }) =>
+      postgresTextPageSql(text, items, table.columns),
+    );
+    let queries: PageQueries | undefined;
+    if (texts.every((text) => text !== undefined)) {
+      // Named per list of items: another list is another statement text.
+      const tag = `${table.textPages.size}`;
+      queries = {
+        queries: texts.map((text, shape) => ({
+          name: `animal_store_pets_text_page_${tag}_${shape}`,
+          text,
+        })),
+        // Batched as the JSON pages are, and for the same reason only without the status filter.
+        batched: texts.map((text, shape) =>
+          shape & 1
+            ? undefined
+            : {
+                name: `animal_store_pets_text_pages_${tag}_${shape}`,
+                text: batchedRowsSql(text, [...(shape & 2 ? ["bigint"] : []), "bigint"]),
+              },
+        ),
+      };
+    }
+    table.textPages.set(items, queries);
+    return queries;
+  }
+
+  private schedulePendingPages(): void {
+    if (this.pagesScheduled) return;
+    this.pagesScheduled = true;
+    setImmediate(() => {
+      this.pagesScheduled = false;
+      const pages = this.knownShape?.jsonPages;
+      if (pages !== undefined) this.readPending(this.pendingPages, pages);
+      for (const [queries, pending] of this.pendingTextPages) this.readPending(pending, queries);
+    });
+  }
+
+  /**
    * Reads the pages asked for in this turn: each distinct page once, one statement per shape and up
    * to MAX_PAGES_PER_STATEMENT distinct pages.
    */
-  private readPendingPages(pages: JsonPages): void {
-    this.pagesScheduled = false;
-    for (const [shape, asked] of this.pendingPages.entries()) {
+  private readPending(pending: PageRequest[][], pages: PageQueries): void {
+    for (const [shape, asked] of pending.entries()) {
       if (asked.length === 0) continue;
-      this.pendingPages[shape] = [];
+      pending[shape] = [];
       const waiting = distinctPages(asked);
       const batched = pages.batched[shape];
       const size = batched === undefined ? 1 : MAX_PAGES_PER_STATEMENT;
@@ -207,11 +313,11 @@ export class PostgresStore extends KyselyStore {
   }
 
   private async readOnePage(query: { name: string; text: string }, [request]: PageRequest[]) {
-    const result = await this.pool.query<{ page: unknown[][] }>({
+    const result = await this.pool.query<{ page: unknown }>({
       ...query,
       values: (request as PageRequest).values,
     });
-    (request as PageRequest).resolve((result.rows[0] as { page: unknown[][] }).page);
+    (request as PageRequest).resolve(result.rows[0] as { page: unknown });
   }
 
   private async readPages(query: { name: string; text: string }, requests: PageRequest[]) {
@@ -219,11 +325,11 @@ export class PostgresStore extends KyselyStore {
     const values = (requests[0] as PageRequest).values.map((_, k) =>
       requests.map((request) => request.values[k]),
     );
-    const result = await this.pool.query<{ n: number; page: unknown[][] }>({ ...query, values });
+    const result = await this.pool.query<{ n: number; page: unknown }>({ ...query, values });
     const answered = new Set<number>();
-    for (const { n, page } of result.rows) {
-      answered.add(n);
-      requests[n - 1]?.resolve(page);
+    for (const row of result.rows) {
+      answered.add(row.n);
+      requests[row.n - 1]?.resolve(row);
     }
     if (answered.size !== requests.length) throw new Error("a batched page read lost a page");
   }
@@ -231,8 +337,9 @@ export class PostgresStore extends KyselyStore {
   /** The table's shape, read the first time its columns can be read. */
   private readTableShape(): Promise<TableShape | undefined> {
     this.tableShape ??= this.pool
-      .query<TableColumn>(
-        `select column_name as name, data_type as type, column_default as "default"
+      .query<TableColumn & PostgresTextColumn>(
+        `select column_name as name, data_type as type, column_default as "default",
+            is_nullable = 'YES' as nullable
           from information_schema.columns
           where table_schema = current_schema() and table_name = 'pets' order by ordinal_position`,
       )
@@ -242,7 +349,12 @@ export class PostgresStore extends KyselyStore {
           this.tableShape = undefined;
           return undefined;
         }
-        this.knownShape = { jsonPages: this.jsonPagesOf(columns), insert: unnestInsert(columns) };
+        this.knownShape = {
+          jsonPages: this.jsonPagesOf(columns),
+          insert: unnestInsert(columns),
+          columns,
+          textPages: new Map(),
+        };
         return this.knownShape;
       })
       .catch(() => {

@@ -1,6 +1,7 @@
 /** The Animal Store's storage: its pets, next to the engine's API keys, on one database. */
 import type { NewPet, Pet, PetStatus } from "@animal-store/api-types";
 import type { ApiKeyStore, StoreLifecycle } from "@animal-store/openapi-engine/storage";
+import type { TextProperty } from "./json-pages.js";
 
 /** Which pets a list returns. */
 export interface PetQuery {
@@ -10,6 +11,17 @@ export interface PetQuery {
   afterId?: number | undefined;
 }
 
+/** A page of pets as the JSON text a list answers, and what paging needs to know of it. */
+export interface PetsText {
+  /** The page's items as JSON (`[...]`), `items`' properties in their order. */
+  text: string;
+  count: number;
+  /** The id of the page's last pet; undefined when the page is empty. */
+  lastId: number | undefined;
+  /** Whether a pet of the same query follows the page (only asked when the page is full). */
+  more: boolean;
+}
+
 /** The pets: what the handlers read and write. */
 export interface PetStore {
   /** Pets in ascending id order, at most `limit`, only `status` ones and ids above `afterId` when given. */
@@ -17,6 +29,13 @@ export interface PetStore {
   /** Stores a pet and returns it with its new id; durable once it resolves. */
   createPet(pet: NewPet): Promise<Pet>;
   getPet(id: number): Promise<Pet | null>;
+  /**
+   * The same page as `listPets` (at most `limit` pets), written as JSON text by the database
+   * with the properties `items` (json-pages.ts textPageItems); undefined when this store does not
+   * write pages, or this page holds a value the text would not carry exactly: then read it with
+   * `listPets`.
+   */
+  listPetsText?(query: PetQuery, items: readonly TextProperty[]): Promise<PetsText | undefined>;
   // scaffold: new store methods above this line (optional until KyselyStore implements them)
 }
 
