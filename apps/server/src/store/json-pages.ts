@@ -23,9 +23,11 @@
 
 import {
   deref,
+  documentedResponses,
   isJsonObject,
   type JsonObject,
   type OpenApiDocument,
+  responseForStatus,
   specOperations,
 } from "@animal-store/openapi";
 import { columnOf, sqlIdentifier } from "./pet-rows.js";
@@ -202,10 +204,11 @@ export function textPageItems(
   operationId: string,
 ): TextProperty[] | undefined {
   const operation = specOperations(spec).find((op) => op.operationId === operationId);
-  const responses = deref<JsonObject | undefined>(spec, operation?.operation.responses);
-  const ok = deref<JsonObject | undefined>(spec, responses?.["200"]);
-  const media = isJsonObject(ok?.content) ? ok.content["application/json"] : undefined;
-  const page = isJsonObject(media) ? deref<JsonObject | undefined>(spec, media.schema) : undefined;
+  if (operation === undefined) return undefined;
+  // The response the engine's serializer of a 200 is compiled from (`2XX` or `default` too).
+  const ok = responseForStatus(documentedResponses(spec, operation), 200);
+  const schema = ok?.content["application/json"]?.schema;
+  const page = deref<JsonObject | undefined>(spec, schema);
   if (page?.type !== "array") return undefined;
   const item = deref<JsonObject | undefined>(spec, page.items);
   if (item === undefined || item.type !== "object" || !only(item, ITEM_KEYWORDS)) return undefined;

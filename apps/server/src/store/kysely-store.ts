@@ -29,6 +29,21 @@ export function petsPageQuery(db: Kysely<Database>, { limit, status, afterId }: 
   return query.orderBy("id").limit(limit);
 }
 
+/**
+ * Which of the four prepared shapes of `petsPageQuery` a query has (bit 1: a status filter, bit
+ * 2: after an id), and its parameters in Kysely's order: status, id after which, `limit`.
+ */
+export function pageShape({ limit, status, afterId }: PetQuery): {
+  shape: number;
+  params: unknown[];
+} {
+  const params: unknown[] = [];
+  if (status !== undefined) params.push(status);
+  if (afterId !== undefined) params.push(afterId);
+  params.push(limit);
+  return { shape: (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2), params };
+}
+
 /** A Store over any Kysely dialect whose schema `petStoreMigrations` created. */
 export class KyselyStore implements Store {
   private readonly keys: ApiKeyStore;

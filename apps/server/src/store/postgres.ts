@@ -24,7 +24,7 @@ import {
   postgresTextPageSql,
   type TextProperty,
 } from "./json-pages.js";
-import { KyselyStore, petsPageQuery } from "./kysely-store.js";
+import { KyselyStore, pageShape, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
 import { arrayMapperFor, toPet, toPets, toRow } from "./pet-rows.js";
 import { type TableColumn, type UnnestInsert, unnestInsert } from "./postgres-inserts.js";
@@ -86,18 +86,25 @@ export const MAX_PAGES_PER_STATEMENT = 32;
  * its page, so every caller gets its own.
  */
 export function batchedPageSql(single: string, types: readonly string[]): string {
-  const columns = types.map((_, i) => `a${i + 1}`);
-  const inner = single.replace(/\$(\d+)\b/g, (_, k: string) => `page_args.a${k}`);
-  const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(", ");
-  return `select page_args.n::int as n, (${inner}) as page from unnest(${arrays}) with ordinality as page_args(${columns.join(", ")}, n)`;
+  const { inner, args } = perRowOfArrays(single, types);
+  return `select page_args.n::int as n, (${inner}) as page from ${args}`;
 }
 
 /** batchedPageSql for a query answering several columns (a text page's): each row's are kept. */
 export function batchedRowsSql(single: string, types: readonly string[]): string {
+  const { inner, args } = perRowOfArrays(single, types);
+  return `select page_args.n::int as n, page_row.* from ${args}, lateral (${inner}) as page_row`;
+}
+
+/** `single` with its $k read from `page_args`, and `page_args`: the arrays' rows, numbered. */
+function perRowOfArrays(single: string, types: readonly string[]) {
   const columns = types.map((_, i) => `a${i + 1}`);
   const inner = single.replace(/\$(\d+)\b/g, (_, k: string) => `page_args.a${k}`);
   const arrays = types.map((type, i) => `$${i + 1}::${type}[]`).join(", ");
-  return `select page_args.n::int as n, page_row.* from unnest(${arrays}) with ordinality as page_args(${columns.join(", ")}, n), lateral (${inner}) as page_row`;
+  return {
+    inner,
+    args: `unnest(${arrays}) with ordinality as page_args(${columns.join(", ")}, n)`,
+  };
 }
 
 /**
@@ -188,12 +195,8 @@ export class PostgresStore extends KyselyStore {
     }));
   }
 
-  override listPets({ limit, status, afterId }: PetQuery): Promise<Pet[]> {
-    const shape = (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2);
-    const values: unknown[] = [];
-    if (status !== undefined) values.push(status);
-    if (afterId !== undefined) values.push(afterId);
-    values.push(limit);
+  override listPets(query: PetQuery): Promise<Pet[]> {
+    const { shape, params: values } = pageShape(query);
     return classified(this.classify, async () => {
       // Known after the first read: no promise to wait for on every list.
       const pages = (this.knownShape ?? (await this.readTableShape()))?.jsonPages;
@@ -215,14 +218,11 @@ export class PostgresStore extends KyselyStore {
    * (json-pages.ts postgresTextPageSql), read in this turn's statements as the JSON pages are.
    */
   override listPetsText(
-    { limit, status, afterId }: PetQuery,
+    query: PetQuery,
     items: readonly TextProperty[],
   ): Promise<PetsText | undefined> {
-    const shape = (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2);
-    const values: unknown[] = [];
-    if (status !== undefined) values.push(status);
-    if (afterId !== undefined) values.push(afterId);
-    values.push(limit + 1);
+    // One pet more than the page: postgresTextPageSql tells from it whether more follow.
+    const { shape, params: values } = pageShape({ ...query, limit: query.limit + 1 });
     return classified(this.classify, async () => {
       const table = this.knownShape ?? (await this.readTableShape());
       const queries = table === undefined ? undefined : this.textPagesOf(table, items);

@@ -17,7 +17,7 @@ import {
   type TextProperty,
   textOfPage,
 } from "./json-pages.js";
-import { KyselyStore, petsPageQuery } from "./kysely-store.js";
+import { KyselyStore, pageShape, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
 import { arrayMapperFor, compileRowValues, mapperFor, sqlIdentifier } from "./pet-rows.js";
 import type { Database as Schema } from "./schema.js";
@@ -142,15 +142,10 @@ export class SqliteStore extends KyselyStore {
     });
   }
 
-  override listPets({ limit, status, afterId }: PetQuery): Promise<Pet[]> {
+  override listPets(query: PetQuery): Promise<Pet[]> {
     try {
-      const page = this.pageQueries[
-        (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2)
-      ] as PageQuery;
-      const params: unknown[] = [];
-      if (status !== undefined) params.push(status);
-      if (afterId !== undefined) params.push(afterId);
-      params.push(limit);
+      const { shape, params } = pageShape(query);
+      const page = this.pageQueries[shape] as PageQuery;
       let rows: unknown[][] | undefined;
       if (page.json !== undefined) {
         try {
@@ -176,17 +171,14 @@ export class SqliteStore extends KyselyStore {
    * statement asks whether a pet follows it (`anyAfter`).
    */
   override listPetsText(
-    { limit, status, afterId }: PetQuery,
+    query: PetQuery,
     items: readonly TextProperty[],
   ): Promise<PetsText | undefined> {
+    const { limit, status } = query;
     try {
-      const shape = (status === undefined ? 0 : 1) | (afterId === undefined ? 0 : 2);
+      const { shape, params } = pageShape(query);
       const page = this.textPagesFor(items)[shape];
       if (page === undefined) return Promise.resolve(undefined);
-      const params: unknown[] = [];
-      if (status !== undefined) params.push(status);
-      if (afterId !== undefined) params.push(afterId);
-      params.push(limit);
       let answer: unknown[];
       try {
         answer = page.statement.get(...params) as unknown[];
