@@ -128,10 +128,12 @@ describe.skipIf(!browserService.available)(
 
     it("lists every operation in the navigation", async () => {
       await page.getByText(tag, { exact: true }).first().click();
+      // Redoc opens the tag's group after the click, in a later frame: wait for each entry to show
+      // (a check made at once raced the render and failed on a slow machine), then assert it.
       for (const { op } of operations()) {
-        await expect(page.getByText(op.summary, { exact: true }).first().isVisible()).resolves.toBe(
-          true,
-        );
+        const entry = page.getByText(op.summary, { exact: true }).first();
+        await entry.waitFor({ state: "visible", timeout: 10_000 });
+        await expect(entry.isVisible(), op.summary).resolves.toBe(true);
       }
     });
 
