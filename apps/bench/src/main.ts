@@ -17,13 +17,7 @@ import { runPagingBench } from "./paging-bench.js";
 import { cleanUpWhenStopped, installCleanup, stopAll, stoppedEarly } from "./processes.js";
 import { renderMarkdown } from "./report-markdown.js";
 import { type BenchResults, evaluateTargets, type Section } from "./results.js";
-import {
-  type PairSpec,
-  runServerBench,
-  SCENARIOS,
-  type Scenario,
-  type VariantSpec,
-} from "./server-bench.js";
+import { type PairSpec, runServerBench, SCENARIOS, type Scenario } from "./server-bench.js";
 import { round } from "./stats.js";
 import { runToolchainBench } from "./toolchain-bench.js";
 import { createVariantSpecs } from "./variant-env.js";
@@ -160,9 +154,10 @@ async function main(): Promise<void> {
       ? await measure("instructions (callgrind)", async () => {
           const missing = await callgrindMissing();
           if (missing !== null) throw new Error(missing);
-          const ids = ["ours-sqlite", "fastify-glue"];
+          // --variants picks the servers counted too (the ratio is the first over the second).
+          const ids = pickedVariants ?? ["ours-sqlite", "fastify-glue"];
           return runInstructionsBench({
-            specs: ids.map((id) => variants.specs.find((s) => s.id === id) as VariantSpec),
+            specs: ids.flatMap((id) => variants.specs.filter((s) => s.id === id)),
             scenarios: SCENARIOS.filter((s) => scenarios?.includes(s.id) ?? true),
             counted: quick ? 300 : 1500,
             warmup: quick ? 1000 : 3000,

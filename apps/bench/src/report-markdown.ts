@@ -175,18 +175,17 @@ export function renderMarkdown(r: BenchResults): string {
     ...(r.instructions
       ? [
           section("Instructions per request (callgrind)", r.instructions, (ins) => {
-            const [subject, baseline] = ins.variants;
+            // Every server counted gets a column; the ratio is the first one's over the second's.
             const ids = Object.keys(ins.ratios) as (keyof typeof ins.ratios)[];
             const kilo = (v: number | undefined) => (v === undefined ? "" : `${int(v / 1000)}k`);
             return [
               `User-space instructions (the server's JavaScript, V8, Node, libuv, SQLite; not the kernel's socket work) per request, each server under \`valgrind --tool=callgrind\`: ${int(ins.counted)} requests of each scenario counted after ${int(ins.warmup)} not counted, on 8 keep-alive connections. Unlike CPU time, the count does not depend on how fast the machine ran: the steady figure beside the pairs.`,
               "",
               table(
-                ["scenario", subject?.label ?? "", baseline?.label ?? "", "ratio"],
+                ["scenario", ...ins.variants.map((v) => v.label), "ratio"],
                 ids.map((id) => [
                   id,
-                  kilo(subject?.perRequest[id]),
-                  kilo(baseline?.perRequest[id]),
+                  ...ins.variants.map((v) => kilo(v.perRequest[id])),
                   times(ins.ratios[id] as number),
                 ]),
               ),
