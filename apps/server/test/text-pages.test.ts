@@ -16,7 +16,7 @@ import { useService } from "@animal-store/test-support";
 import { nextLinkTarget } from "@animal-store/test-support/links";
 import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import type Database from "libsql";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { animalStore } from "../src/animal-store.js";
 import type { Store } from "../src/store/index.js";
 import { textPageItems } from "../src/store/json-pages.js";
@@ -24,6 +24,7 @@ import { petStoreMigrations } from "../src/store/migrations.js";
 import { openPostgresStore } from "../src/store/postgres.js";
 import type { Database as Schema } from "../src/store/schema.js";
 import { SqliteStore } from "../src/store/sqlite.js";
+import { TEXT_GUARD_PREFIX } from "../src/store/text-guard.js";
 import type { PetQuery, PetsText } from "../src/store/types.js";
 import { contract, policy, roomyPlan } from "./support/contract.js";
 import { paging } from "./support/paging.js";
@@ -261,21 +262,21 @@ describe("a page as JSON text", () => {
   );
 });
 
-describe("pages the text would not carry exactly are read as objects", () => {
-  const max = Number.MAX_SAFE_INTEGER;
-  // Each written outside the API, into the second of three pets.
-  const odd: [string, string][] = [
-    ["a REAL in an integer column", "update pets set category_id = 1.5 where id = 2"],
-    ["text in an integer column", "update pets set category_id = 'abc' where id = 2"],
-    ["a number as text in an integer column", "update pets set category_id = '12x' where id = 2"],
-    ["an integer beyond 2^53", `update pets set category_id = ${max} + 2 where id = 2`],
-    ["an integer below -2^53", `update pets set category_id = -${max} - 2 where id = 2`],
-    ["a BLOB in a text column", "update pets set name = x'41' where id = 2"],
-    ["a BLOB that is valid JSONB", "update pets set status = x'00' where id = 2"],
-    ["a BLOB in an integer column", "update pets set category_id = x'01' where id = 2"],
-    ["a sum beyond 64 bits", "update pets set category_id = 4611686018427387904 where id >= 2"],
-  ];
+const max = Number.MAX_SAFE_INTEGER;
+// Each written outside the API, into the second of three pets.
+const odd: [string, string][] = [
+  ["a REAL in an integer column", "update pets set category_id = 1.5 where id = 2"],
+  ["text in an integer column", "update pets set category_id = 'abc' where id = 2"],
+  ["a number as text in an integer column", "update pets set category_id = '12x' where id = 2"],
+  ["an integer beyond 2^53", `update pets set category_id = ${max} + 2 where id = 2`],
+  ["an integer below -2^53", `update pets set category_id = -${max} - 2 where id = 2`],
+  ["a BLOB in a text column", "update pets set name = x'41' where id = 2"],
+  ["a BLOB that is valid JSONB", "update pets set status = x'00' where id = 2"],
+  ["a BLOB in an integer column", "update pets set category_id = x'01' where id = 2"],
+  ["a sum beyond 64 bits", "update pets set category_id = 4611686018427387904 where id >= 2"],
+];
 
+describe("pages the text would not carry exactly are read as objects", () => {
   it.each(odd)("%s", async (_what, write) => {
     const { store, raw } = await rawStore();
     const pair = await startPair(store);
@@ -323,6 +324,125 @@ describe("pages the text would not carry exactly are read as objects", () => {
       );
     } finally {
       await pair.close();
+      await store.close();
+    }
+  });
+});
+
+describe("the text guard: the rows the text would not write exactly, kept by triggers", () => {
+  /** The guard's tables and triggers (text-guard.ts), triggers first. */
+  function guardObjects(raw: Database.Database) {
+    const found = raw
+      .prepare("select type, name from sqlite_schema where substr(name, 1, ?) = ?")
+      .all(TEXT_GUARD_PREFIX.length, TEXT_GUARD_PREFIX) as { type: string; name: string }[];
+    return found.sort((a, b) => b.type.localeCompare(a.type) || a.name.localeCompare(b.name));
+  }
+  /** The ids the guard holds. */
+  function guarded(raw: Database.Database): unknown[] {
+    const tables = guardObjects(raw).filter((o) => o.type === "table");
+    expect(tables).toHaveLength(1);
+    const table = (tables[0] as { name: string }).name;
+    const rows = raw.prepare(`select id from "${table}" order by id`).all() as { id: unknown }[];
+    return rows.map((row) => row.id);
+  }
+  const firstPage = (store: SqliteStore) =>
+    store.listPetsText({ limit: list.max, afterId: 0 }, needItems());
+
+  it.each(odd)(
+    "%s, written before the guard was installed, is found by its first scan",
+    async (_what, write) => {
+      const { store, raw } = await rawStore();
+      try {
+        for (const name of ["one", "two", "three"]) await store.createPet({ name, categoryId: 1 });
+        raw.exec(write);
+        expect(guardObjects(raw)).toEqual([]);
+        expect(await firstPage(store)).toBeUndefined();
+        expect(guarded(raw)).toContain(2);
+        if (write.endsWith("id = 2")) {
+          expect(
+            await store.listPetsText({ limit: list.max, afterId: 2 }, needItems()),
+          ).toBeDefined();
+        }
+      } finally {
+        await store.close();
+      }
+    },
+  );
+
+  it("holds exactly the odd rows through inserts, updates and deletes; while it is empty no page is checked", async () => {
+    const { store, raw } = await rawStore();
+    try {
+      await store.prepareTextPages(needItems());
+      for (const name of ["one", "two", "three"]) await store.createPet({ name, categoryId: 1 });
+      // The statements the store prepares while it reads the first page.
+      const prepare = raw.prepare.bind(raw);
+      const read = async () => {
+        const prepared: string[] = [];
+        raw.prepare = ((sql: string) => {
+          prepared.push(sql);
+          return prepare(sql);
+        }) as typeof raw.prepare;
+        try {
+          return { page: await firstPage(store), prepared };
+        } finally {
+          raw.prepare = prepare;
+        }
+      };
+      const clean = await read();
+      expect(clean.page).toBeDefined();
+      expect(guarded(raw)).toEqual([]);
+      // The guarded statement answered: no checking statement was prepared.
+      expect(clean.prepared).toEqual([]);
+      raw.exec("update pets set category_id = 1.5 where id = 2");
+      expect(guarded(raw)).toEqual([2]);
+      const dirty = await read();
+      expect(dirty.page).toBeUndefined();
+      expect(dirty.prepared).toHaveLength(1);
+      raw.exec("insert into pets (name, category_id) values (x'41', 1)");
+      expect(guarded(raw)).toEqual([2, 4]);
+      raw.exec("update pets set category_id = 2 where id = 2");
+      expect(guarded(raw)).toEqual([4]);
+      raw.exec("update pets set id = 40 where id = 4");
+      expect(guarded(raw)).toEqual([40]);
+      raw.exec("delete from pets where id = 40");
+      expect(guarded(raw)).toEqual([]);
+      const page = await firstPage(store);
+      expect(JSON.parse(page?.text ?? "")).toEqual(await store.listPets({ limit: list.max }));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a contract whose text writes other items gets a guard of its own; the earlier one is dropped", async () => {
+    const { store, raw } = await rawStore();
+    try {
+      await store.prepareTextPages(needItems());
+      const before = guardObjects(raw);
+      expect(before.map((o) => o.type)).toEqual(["trigger", "trigger", "trigger", "table"]);
+      const fewer = needItems().filter((item) => item.property === "id");
+      await store.prepareTextPages(fewer);
+      const after = guardObjects(raw);
+      expect(after).toHaveLength(before.length);
+      for (const object of after) expect(before).not.toContainEqual(object);
+      await store.createPet({ name: "one", categoryId: 1 });
+      expect(await store.listPetsText({ limit: list.max, afterId: 0 }, fewer)).toMatchObject({
+        count: 1,
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a guard dropped by another writer leaves each page checked as it is read", async () => {
+    const { store, raw } = await rawStore();
+    try {
+      await store.prepareTextPages(needItems());
+      for (const name of ["one", "two", "three"]) await store.createPet({ name, categoryId: 1 });
+      for (const { type, name } of guardObjects(raw)) raw.exec(`drop ${type} "${name}"`);
+      expect(await firstPage(store)).toBeDefined();
+      raw.exec("update pets set category_id = 1.5 where id = 2");
+      expect(await firstPage(store)).toBeUndefined();
+    } finally {
       await store.close();
     }
   });

@@ -13,6 +13,9 @@ import type { HandlerFactory } from "./types.js";
  */
 export const listPets: HandlerFactory<"listPets"> = (store, spec) => {
   const items = textPageItems(spec, "listPets");
+  // Refused by a store not reachable yet (the engine's prepared-later store refuses every call
+  // until it is): the first page prepares what it needs instead.
+  if (items !== undefined) store.prepareTextPages?.(items).catch(() => {});
   return async ({ query, reply }) => {
     const { limit, cursor, ...filter } = query;
     const start = pageStart({ cursor, filter });

@@ -75,6 +75,11 @@ export class KyselyStore implements Store {
     return Promise.resolve(undefined);
   }
 
+  /** Nothing to prepare where `listPetsText` writes no text. */
+  prepareTextPages(_items: readonly TextProperty[]): Promise<void> {
+    return Promise.resolve();
+  }
+
   listPets(query: PetQuery): Promise<Pet[]> {
     return classified(this.classify, async () =>
       toPets(await petsPageQuery(this.db, query).execute()),

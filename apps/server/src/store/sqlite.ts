@@ -11,6 +11,7 @@ import {
   type PageColumn,
   pageRows,
   rowidAliasOf,
+  sqliteOddRowSql,
   sqliteTextPageSql,
   type TableColumnInfo,
   type TextPageSql,
@@ -21,6 +22,7 @@ import { KyselyStore, pageShape, petsPageQuery } from "./kysely-store.js";
 import { petStoreMigrations } from "./migrations.js";
 import { arrayMapperFor, compileRowValues, mapperFor, sqlIdentifier } from "./pet-rows.js";
 import type { Database as Schema } from "./schema.js";
+import { installTextGuard } from "./text-guard.js";
 import type { PetQuery, PetsText } from "./types.js";
 
 interface PendingCreate {
@@ -47,10 +49,19 @@ interface PageQuery {
   inner: string;
 }
 
-/** A page query answering the page's JSON text (json-pages.ts sqliteTextPageSql). */
-interface TextPageQuery extends TextPageSql {
-  /** Prepared again after a failure, as `PageQuery.json`. */
-  statement: Database.Statement;
+/**
+ * A page query answering the page's JSON text (json-pages.ts sqliteTextPageSql), in two forms:
+ * `guarded`, which checks nothing while the text guard's table holds no row (text-guard.ts), and
+ * `checked`, which checks the page on aggregates, asked when it does.
+ */
+interface TextPageQuery {
+  removals: TextPageSql["removals"];
+  guardedSql: string | undefined;
+  /** Undefined when the guard could not be installed, or its statement could not be prepared. */
+  guarded: Database.Statement | undefined;
+  checkedSql: string;
+  /** Prepared on first use, and again after a failure, as `PageQuery.json`. */
+  checked: Database.Statement | undefined;
 }
 
 /**
@@ -179,17 +190,20 @@ export class SqliteStore extends KyselyStore {
       const { shape, params } = pageShape(query);
       const page = this.textPagesFor(items)[shape];
       if (page === undefined) return Promise.resolve(undefined);
-      let answer: unknown[];
-      try {
-        answer = page.statement.get(...params) as unknown[];
-      } catch {
-        // A value the text cannot hold (a BLOB), a sum beyond 64 bits, or any other failure:
-        // `listPets` answers the page or fails with the error itself. Prepared again, as a
-        // statement whose get() failed keeps failing (see listPets).
-        page.statement = this.raw.prepare(page.sql).raw(true);
-        return Promise.resolve(undefined);
+      let answer = this.guardedAnswer(page, params);
+      if (answer === undefined || answer[3] !== 1) {
+        try {
+          page.checked ??= this.raw.prepare(page.checkedSql).raw(true);
+          answer = page.checked.get(...params) as unknown[];
+        } catch {
+          // A value the text cannot hold (a BLOB), a sum beyond 64 bits, or any other failure:
+          // `listPets` answers the page or fails with the error itself. Prepared again, as a
+          // statement whose get() failed keeps failing (see listPets).
+          page.checked = undefined;
+          return Promise.resolve(undefined);
+        }
+        if (answer[3] !== 1) return Promise.resolve(undefined);
       }
-      if (answer[3] !== 1) return Promise.resolve(undefined);
       const count = answer[1] as number;
       const lastId = count === 0 ? undefined : (answer[2] as number);
       const more = lastId !== undefined && count >= limit && this.anyAfter(status, lastId);
@@ -223,17 +237,84 @@ export class SqliteStore extends KyselyStore {
     }
   }
 
+  /**
+   * Prepares the text pages of `items` (and installs their guard) now rather than at the first
+   * page: the guard's first scan reads the whole table once.
+   */
+  override prepareTextPages(items: readonly TextProperty[]): Promise<void> {
+    try {
+      this.textPagesFor(items);
+      return Promise.resolve();
+    } catch (err) {
+      return Promise.reject(classifySqliteError(err));
+    }
+  }
+
   private textPagesFor(items: readonly TextProperty[]): (TextPageQuery | undefined)[] {
     let pages = this.textPages.get(items);
     if (pages === undefined) {
+      const guard = this.textGuard(items);
       pages = this.pageQueries.map(({ inner }) => {
-        const text = sqliteTextPageSql(inner, items, this.tableInfo, this.rowidAlias);
-        if (text === undefined) return undefined;
-        return { ...text, statement: this.raw.prepare(text.sql).raw(true) };
+        const { tableInfo, rowidAlias } = this;
+        const checked = sqliteTextPageSql(inner, items, tableInfo, rowidAlias);
+        if (checked === undefined) return undefined;
+        const guarded =
+          guard === undefined
+            ? undefined
+            : sqliteTextPageSql(inner, items, tableInfo, rowidAlias, guard);
+        return {
+          removals: checked.removals,
+          guardedSql: guarded?.sql,
+          guarded: guarded && this.raw.prepare(guarded.sql).raw(true),
+          checkedSql: checked.sql,
+          checked: undefined,
+        };
       });
       this.textPages.set(items, pages);
     }
     return pages;
+  }
+
+  /**
+   * The guarded statement's answer, or undefined when it failed: a BLOB in the page (the guard
+   * then says so too, but SQLite's JSON may refuse it first), or its guard's table dropped by
+   * another connection. Prepared again, as a statement whose get() failed keeps failing (see
+   * listPets); one that cannot be leaves the page to be checked as it is read, from then on.
+   */
+  private guardedAnswer(page: TextPageQuery, params: unknown[]): unknown[] | undefined {
+    if (page.guarded === undefined) return undefined;
+    try {
+      return page.guarded.get(...params) as unknown[];
+    } catch {
+      try {
+        page.guarded = this.raw.prepare(page.guardedSql as string).raw(true);
+      } catch {
+        page.guarded = undefined;
+      }
+      return undefined;
+    }
+  }
+
+  /**
+   * The guard of `items`' text (text-guard.ts), as the page query's condition; undefined when it
+   * could not be installed (a database another connection holds locked, say): the pages are
+   * then checked as they are read.
+   */
+  private textGuard(items: readonly TextProperty[]): string | undefined {
+    const { tableInfo } = this;
+    const id = items.find((item) => item.property === "id")?.column;
+    if (id === undefined || sqliteOddRowSql(items, tableInfo, (c) => c) === undefined) {
+      return undefined;
+    }
+    try {
+      return installTextGuard(
+        this.raw,
+        id,
+        (ref) => sqliteOddRowSql(items, tableInfo, ref) as string,
+      );
+    } catch {
+      return undefined;
+    }
   }
 
   override createPet(pet: NewPet): Promise<Pet> {

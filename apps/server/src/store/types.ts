@@ -36,6 +36,11 @@ export interface PetStore {
    * `listPets`.
    */
   listPetsText?(query: PetQuery, items: readonly TextProperty[]): Promise<PetsText | undefined>;
+  /**
+   * Makes ready what `listPetsText` needs for `items` (SQLite: the statements, and the triggers
+   * that keep the table's odd rows, text-guard.ts), so that the first page does not wait for it.
+   */
+  prepareTextPages?(items: readonly TextProperty[]): Promise<void>;
   // scaffold: new store methods above this line (optional until KyselyStore implements them)
 }
 
