@@ -347,13 +347,25 @@ describe("the text guard: the rows the text would not write exactly, kept by tri
   }
   const firstPage = (store: SqliteStore) =>
     store.listPetsText({ limit: list.max, afterId: 0 }, needItems());
+  /** Runs `test` on a fresh store of three pets (its guard installed first when `guardFirst`). */
+  async function withThreePets(
+    guardFirst: boolean,
+    test: (store: SqliteStore, raw: Database.Database) => Promise<void>,
+  ) {
+    const { store, raw } = await rawStore();
+    try {
+      if (guardFirst) await store.prepareTextPages(needItems());
+      for (const name of ["one", "two", "three"]) await store.createPet({ name, categoryId: 1 });
+      await test(store, raw);
+    } finally {
+      await store.close();
+    }
+  }
 
   it.each(odd)(
     "%s, written before the guard was installed, is found by its first scan",
     async (_what, write) => {
-      const { store, raw } = await rawStore();
-      try {
-        for (const name of ["one", "two", "three"]) await store.createPet({ name, categoryId: 1 });
+      await withThreePets(false, async (store, raw) => {
         raw.exec(write);
         expect(guardObjects(raw)).toEqual([]);
         expect(await firstPage(store)).toBeUndefined();
@@ -363,17 +375,12 @@ describe("the text guard: the rows the text would not write exactly, kept by tri
             await store.listPetsText({ limit: list.max, afterId: 2 }, needItems()),
           ).toBeDefined();
         }
-      } finally {
-        await store.close();
-      }
+      });
     },
   );
 
   it("holds exactly the odd rows through inserts, updates and deletes; while it is empty no page is checked", async () => {
-    const { store, raw } = await rawStore();
-    try {
-      await store.prepareTextPages(needItems());
-      for (const name of ["one", "two", "three"]) await store.createPet({ name, categoryId: 1 });
+    await withThreePets(true, async (store, raw) => {
       // The statements the store prepares while it reads the first page.
       const prepare = raw.prepare.bind(raw);
       const read = async () => {
@@ -408,9 +415,7 @@ describe("the text guard: the rows the text would not write exactly, kept by tri
       expect(guarded(raw)).toEqual([]);
       const page = await firstPage(store);
       expect(JSON.parse(page?.text ?? "")).toEqual(await store.listPets({ limit: list.max }));
-    } finally {
-      await store.close();
-    }
+    });
   });
 
   it("a contract whose text writes other items gets a guard of its own; the earlier one is dropped", async () => {
@@ -434,17 +439,12 @@ describe("the text guard: the rows the text would not write exactly, kept by tri
   });
 
   it("a guard dropped by another writer leaves each page checked as it is read", async () => {
-    const { store, raw } = await rawStore();
-    try {
-      await store.prepareTextPages(needItems());
-      for (const name of ["one", "two", "three"]) await store.createPet({ name, categoryId: 1 });
+    await withThreePets(true, async (store, raw) => {
       for (const { type, name } of guardObjects(raw)) raw.exec(`drop ${type} "${name}"`);
       expect(await firstPage(store)).toBeDefined();
       raw.exec("update pets set category_id = 1.5 where id = 2");
       expect(await firstPage(store)).toBeUndefined();
-    } finally {
-      await store.close();
-    }
+    });
   });
 });
 
