@@ -1,5 +1,6 @@
 /** The machine a run happened on, so every published figure says where it came from. */
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { cpus, freemem, loadavg, release, totalmem } from "node:os";
 
 /** Hardware, software and load at the time of a run. */
@@ -93,5 +94,89 @@ export function probeSteadiness(seconds: number): Steadiness {
     samples: times.length,
     medianMs: Math.round(at(0.5) * 100) / 100,
     spread: Math.round((at(0.9) / at(0.1)) * 100) / 100,
+  };
+}
+
+/** The whole machine's time so far, in clock ticks of all its cores (/proc/stat, Linux). */
+export interface MachineCpu {
+  /** Time the hypervisor gave this machine's cores to other machines. */
+  steal: number;
+  /** Every tick counted, idle included. */
+  total: number;
+}
+
+/** Reads /proc/stat's first line (guest time is inside user, so it is not added again). */
+export function machineCpu(stat = readFileSync("/proc/stat", "utf8")): MachineCpu {
+  const line = stat.split("\n").find((l) => l.startsWith("cpu ")) ?? "";
+  const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  return { steal: ticks[7] ?? 0, total: ticks.reduce((sum, t) => sum + t, 0) };
+}
+
+/**
+ * A process's CPU time so far with that of the children it has reaped, in clock ticks: utime,
+ * stime, cutime and cstime of /proc/<pid>/stat. A child that ends is counted once, in its parent.
+ */
+export function statTicks(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+}
+
+/** `statTicks` of every process but `exclude`, kernel threads included, by pid. */
+export function processTicks(exclude: ReadonlySet<number>): Map<number, number> {
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || exclude.has(pid)) continue;
+    try {
+      ticks.set(pid, statTicks(readFileSync(`/proc/${pid}/stat`, "utf8")));
+    } catch {
+      // It ended between the listing and the read: its parent's count has it now.
+    }
+  }
+  return ticks;
+}
+
+/** The machine and every other process, at one moment. */
+export interface WorkReading {
+  machine: MachineCpu;
+  processes: Map<number, number>;
+}
+
+/**
+ * Reads the machine and every process but the bench's own (this process, which holds every wrk
+ * it has reaped) and `exclude` (the measured server).
+ */
+export function readWork(exclude: readonly (number | undefined)[] = []): WorkReading {
+  const own = new Set([process.pid, ...exclude.filter((p): p is number => p !== undefined)]);
+  return { machine: machineCpu(), processes: processTicks(own) };
+}
+
+/** What the rest of the machine did while something of ours ran. */
+export interface OtherWork {
+  /** Cores' worth of CPU the processes that are not the bench's used, on average. */
+  otherCores: number;
+  /** Share of the machine's time the hypervisor gave to other machines (0 to 1). */
+  stealShare: number;
+}
+
+/** Busy-time shares above these do not count as a quiet machine (README: how it measures). */
+export const QUIET_OTHER_SHARE = 0.1;
+export const QUIET_STEAL_SHARE = 0.05;
+
+/**
+ * Other processes' CPU between two readings, summed process by process. Not the machine's busy
+ * time less the bench's: kernels that sample time by ticks charge a process for the softirq work
+ * done while it runs (loopback traffic, the bench's own) but book it as softirq in /proc/stat,
+ * so that difference reads below zero and hides a fifth of a core of someone else's work.
+ */
+export function otherWork(before: WorkReading, after: WorkReading, cores: number): OtherWork {
+  const total = after.machine.total - before.machine.total;
+  if (!(total > 0)) return { otherCores: Number.NaN, stealShare: Number.NaN };
+  let ticks = 0;
+  // A process that started in between counts whole; one that ended is in its parent's count.
+  for (const [pid, now] of after.processes) ticks += now - (before.processes.get(pid) ?? 0);
+  return {
+    otherCores: Math.max(0, ticks) / (total / cores),
+    stealShare: (after.machine.steal - before.machine.steal) / total,
   };
 }

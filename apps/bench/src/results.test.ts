@@ -15,6 +15,8 @@ const scenario = (reqPerSec: number, vsExpress: number, p99Ms: number): Scenario
   cpuUsPerRequest: 300,
   p50Ms: 1,
   p99Ms,
+  otherCores: Number.NaN,
+  stealShare: Number.NaN,
   errors: 0,
   vsExpress,
   vsRaw: vsExpress / 3,
@@ -214,6 +216,34 @@ describe("issue 26's targets", () => {
     expect(row(1.6)).toBe(
       "10.00 ms (load average 0.2 at start, 0.3 at end, steadiness 1.60x, machine not quiet)",
     );
+  });
+
+  it("calls the machine quiet by what other processes and other machines did, not the bench's own load", () => {
+    const withOthers = (otherCores: number, stealShare: number) =>
+      evaluateTargets({
+        ...base,
+        // A load average the bench's own server and wrk make on two cores.
+        machine: { ...base.machine, cores: 2, loadAtStart: [1.9, 1.5, 1.2] },
+        loadAtEnd: 2.1,
+        server: {
+          ok: true,
+          value: [
+            {
+              ...ours,
+              scenarios: {
+                ...ours.scenarios,
+                list20: { ...scenario(5000, 1.1, 7), otherCores, stealShare },
+              },
+            },
+          ],
+        },
+      }).find((t) => t.label === "p99 at 32 connections, SQLite GET limit=20")?.actual;
+    expect(withOthers(0.03, 0.004)).toBe(
+      "7.00 ms (other processes 0.03 cores, steal 0.4%, load average 1.9 at start, 2.1 at end)",
+    );
+    // A fifth of a core of someone else's work, or 6% of the cores stolen, is not quiet.
+    expect(withOthers(0.21, 0)).toMatch(/other processes 0\.21 cores.*machine not quiet\)$/);
+    expect(withOthers(0.01, 0.06)).toMatch(/steal 6\.0%.*machine not quiet\)$/);
   });
 
   it("judges p99 per SQLite scenario against 10 ms and puts the load average beside it", () => {

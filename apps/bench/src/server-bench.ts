@@ -2,7 +2,9 @@
  * Server throughput and latency: every scenario against every variant in interleaved rounds (the
  * variant order rotates each round), so a noisy moment on a shared machine hits all of them alike.
  */
+import { cpus } from "node:os";
 import { basePath, pageMax } from "./base-path.js";
+import { otherWork, readWork } from "./machine.js";
 import { median, ratio } from "./stats.js";
 import {
   cpuMs,
@@ -66,6 +68,13 @@ export interface VariantSpec {
 export interface RoundResult extends WrkResult {
   /** Server CPU (user + system, all its threads) per request: work done, less sensitive to load. */
   cpuUsPerRequest: number;
+  /**
+   * Cores' worth of CPU other processes used during the run (neither the server, the bench nor
+   * its wrk), and the hypervisor's steal share: what says whether the machine was quiet. Absent
+   * in results from before they were measured.
+   */
+  otherCores?: number;
+  stealShare?: number;
 }
 
 /** The figures of one variant on one scenario. */
@@ -75,6 +84,9 @@ export interface ScenarioFigures {
   cpuUsPerRequest: number;
   p50Ms: number;
   p99Ms: number;
+  /** Medians of the rounds' other processes' CPU (cores) and steal share (NaN: not measured). */
+  otherCores: number;
+  stealShare: number;
   errors: number;
   vsExpress: number;
   vsRaw: number;
@@ -161,10 +173,12 @@ async function measureRun(
   load: WrkLoad,
   scratchDir: string,
 ): Promise<RoundResult> {
+  const before = readWork([variant.child.pid]);
   const cpuBefore = await cpuMs(variant.child.pid);
   const run = await runWrk(variant.url, scenario.request(variant.key), load, scratchDir);
   const cpuUsPerRequest = (((await cpuMs(variant.child.pid)) - cpuBefore) * 1000) / run.requests;
-  return { ...run, cpuUsPerRequest };
+  const others = otherWork(before, readWork([variant.child.pid]), cpus().length);
+  return { ...run, cpuUsPerRequest, ...others };
 }
 
 /** Adds `count` pets through the API so limit=100 returns a full page on every variant. */
@@ -261,7 +275,7 @@ export async function runServerBench(
             const key = `${variant.id}/${scenario.id}`;
             results.set(key, [...(results.get(key) ?? []), result]);
             options.log(
-              `  round ${round + 1} ${scenario.id.padEnd(7)} ${variant.id.padEnd(13)} ${result.reqPerSec.toFixed(0).padStart(6)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req${result.errors ? `  ERRORS ${result.errors}` : ""}`,
+              `  round ${round + 1} ${scenario.id.padEnd(7)} ${variant.id.padEnd(13)} ${result.reqPerSec.toFixed(0).padStart(6)} req/s  p99 ${result.p99Ms.toFixed(2)} ms  ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req  others ${result.otherCores?.toFixed(2)} cores${result.errors ? `  ERRORS ${result.errors}` : ""}`,
             );
           }
         }
@@ -392,6 +406,16 @@ export function summarise(figures: VariantFigures[], results: Map<string, RoundR
         cpuUsPerRequest: median(rounds.map((r) => r.cpuUsPerRequest)),
         p50Ms: median(rounds.map((r) => r.p50Ms)),
         p99Ms: median(rounds.map((r) => r.p99Ms)),
+        otherCores: median(
+          rounds.flatMap((r) =>
+            (r.otherCores ?? Number.NaN) >= 0 ? [r.otherCores as number] : [],
+          ),
+        ),
+        stealShare: median(
+          rounds.flatMap((r) =>
+            (r.stealShare ?? Number.NaN) >= 0 ? [r.stealShare as number] : [],
+          ),
+        ),
         errors: rounds.reduce((sum, r) => sum + r.errors, 0),
         vsExpress: paired(rounds, roundsOf("bare-express", scenario.id), "reqPerSec"),
         vsRaw: paired(rounds, roundsOf("raw-http", scenario.id), "reqPerSec"),
