@@ -27,7 +27,9 @@ async function cliLintRules(specDir: string, configPath: string): Promise<string
   return [...new Set(problems.filter((p) => p.severity === "error").map((p) => p.ruleId))].sort();
 }
 
-describe("createSpecPipeline on the real contract", () => {
+// Each case runs the real lint, bundle and generators (and the CLI, for the lint cases): seconds of
+// work, so vitest's 5 s default, meant as a hang guard, trips on a busy host.
+describe("createSpecPipeline on the real contract", { timeout: 60_000 }, () => {
   const scratch = scratchSpec();
   afterAll(() => scratch.remove());
 
@@ -48,7 +50,7 @@ describe("createSpecPipeline on the real contract", () => {
   });
 });
 
-describe("lint verdicts", () => {
+describe("lint verdicts", { timeout: 60_000 }, () => {
   const scratch = scratchSpec();
   afterAll(() => scratch.remove());
   const breakages: [string, (spec: Json) => void][] = [
