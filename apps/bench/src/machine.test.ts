@@ -14,6 +14,10 @@ describe("what else the machine did", () => {
     const stat = "cpu  100 5 40 800 10 7 3 20 9 0\ncpu0 50 2 20 400 5 3 1 10 4 0\n";
     // Every field up to steal: guest (9) is inside user already.
     expect(machineCpu(stat)).toEqual({ steal: 20, total: 985 });
+    // No /proc/stat (not Linux): no time passes, so other work reads "not measured".
+    const none = reading(0, 0, []);
+    expect(machineCpu("")).toEqual(none.machine);
+    expect(otherWork(none, none, 2)).toEqual({ otherCores: Number.NaN, stealShare: Number.NaN });
   });
 
   it("adds a process's time to its reaped children's, past a command name holding ') '", () => {

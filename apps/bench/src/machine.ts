@@ -105,8 +105,17 @@ export interface MachineCpu {
   total: number;
 }
 
+/** A /proc file's text, or "" where there is none (not Linux): the figures read "not measured". */
+function readProc(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+}
+
 /** Reads /proc/stat's first line (guest time is inside user, so it is not added again). */
-export function machineCpu(stat = readFileSync("/proc/stat", "utf8")): MachineCpu {
+export function machineCpu(stat = readProc("/proc/stat")): MachineCpu {
   const line = stat.split("\n").find((l) => l.startsWith("cpu ")) ?? "";
   const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
   return { steal: ticks[7] ?? 0, total: ticks.reduce((sum, t) => sum + t, 0) };
@@ -124,7 +133,13 @@ export function statTicks(stat: string): number {
 /** `statTicks` of every process but `exclude`, kernel threads included, by pid. */
 export function processTicks(exclude: ReadonlySet<number>): Map<number, number> {
   const ticks = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
+  let entries: string[] = [];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    // No /proc (not Linux): nothing to read, and otherWork says "not measured".
+  }
+  for (const entry of entries) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || exclude.has(pid)) continue;
     try {
@@ -167,7 +182,7 @@ export const QUIET_STEAL_SHARE = 0.05;
  * Other processes' CPU between two readings, summed process by process. Not the machine's busy
  * time less the bench's: kernels that sample time by ticks charge a process for the softirq work
  * done while it runs (loopback traffic, the bench's own) but book it as softirq in /proc/stat,
- * so that difference reads below zero and hides a fifth of a core of someone else's work.
+ * so under load that difference reads below zero and hides someone else's work.
  */
 export function otherWork(before: WorkReading, after: WorkReading, cores: number): OtherWork {
   const total = after.machine.total - before.machine.total;
