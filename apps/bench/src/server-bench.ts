@@ -380,6 +380,11 @@ export function summarisePair(
   };
 }
 
+/** The median of the figures that were measured (absent in older results, NaN without /proc). */
+function measuredMedian(values: readonly (number | undefined)[]): number {
+  return median(values.filter((v): v is number => v !== undefined && v >= 0));
+}
+
 /**
  * Medians of the rounds, and each variant's ratios to bare Express and raw node:http as the median
  * of per-round ratios: each round's pair ran seconds apart, so a load spike on a shared machine
@@ -406,16 +411,8 @@ export function summarise(figures: VariantFigures[], results: Map<string, RoundR
         cpuUsPerRequest: median(rounds.map((r) => r.cpuUsPerRequest)),
         p50Ms: median(rounds.map((r) => r.p50Ms)),
         p99Ms: median(rounds.map((r) => r.p99Ms)),
-        otherCores: median(
-          rounds.flatMap((r) =>
-            (r.otherCores ?? Number.NaN) >= 0 ? [r.otherCores as number] : [],
-          ),
-        ),
-        stealShare: median(
-          rounds.flatMap((r) =>
-            (r.stealShare ?? Number.NaN) >= 0 ? [r.stealShare as number] : [],
-          ),
-        ),
+        otherCores: measuredMedian(rounds.map((r) => r.otherCores)),
+        stealShare: measuredMedian(rounds.map((r) => r.stealShare)),
         errors: rounds.reduce((sum, r) => sum + r.errors, 0),
         vsExpress: paired(rounds, roundsOf("bare-express", scenario.id), "reqPerSec"),
         vsRaw: paired(rounds, roundsOf("raw-http", scenario.id), "reqPerSec"),
