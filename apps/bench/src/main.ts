@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     threads: 1,
     // The pairs the targets compare, run against run after the rounds (server-bench.ts says why).
     pairRuns: numberOption("pair-runs") ?? (quick ? 2 : 16),
-    pairSeconds: 1,
+    pairSeconds: numberOption("pair-seconds") ?? 1,
   };
   const load = {
     connections: settings.connections,

@@ -1,7 +1,7 @@
 /** Renders a run as the Markdown of bench/results/latest.md (quoted in apps/bench/README.md). */
 import type { MockFigures } from "./mock-bench.js";
 import type { BenchResults, Section } from "./results.js";
-import type { VariantFigures } from "./server-bench.js";
+import { launchRatios, type VariantFigures } from "./server-bench.js";
 
 const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString("en-US") : "n/a");
 const dec = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
@@ -142,7 +142,7 @@ export function renderMarkdown(r: BenchResults): string {
             const errors = (p: (typeof pairs)[number]) =>
               p.runs.reduce((sum, run) => sum + run.subject.errors + run.baseline.errors, 0);
             return [
-              `Each pair in every launch's processes, after that launch's rounds: ${s.pairRuns} runs of ${s.pairSeconds} s of each side in all${(s.launches ?? 1) > 1 ? `, split between the ${s.launches} launches` : ""}, the two sides back to back and their order swapped every run, after a ${s.warmupSeconds} s warm-up of each in each launch. A ratio is the median of the runs' ratios (subject over baseline); the range is the lowest and highest run.`,
+              `Each pair in every launch's processes, after that launch's rounds: ${s.pairRuns} runs of ${s.pairSeconds} s of each side in all${(s.launches ?? 1) > 1 ? `, split between the ${s.launches} launches` : ""}, the two sides back to back and their order swapped every run, after a ${s.warmupSeconds} s warm-up of each in each launch. A ratio is the median of the runs' ratios (subject over baseline); the range is the lowest and highest run${(s.launches ?? 1) > 1 ? "; each launch's ratio is the median of that launch's runs, one pair of processes each (how far a process's own luck moved it)" : ""}.`,
               "",
               table(
                 [
@@ -153,6 +153,7 @@ export function renderMarkdown(r: BenchResults): string {
                   "baseline",
                   "CPU ratio",
                   "runs' range",
+                  "each launch's ratio",
                   "req/s ratio",
                   "errors",
                 ],
@@ -164,6 +165,9 @@ export function renderMarkdown(r: BenchResults): string {
                   int(p.baselineCpuUs),
                   times(p.cpuRatio),
                   p.cpuRatioRange.map(times).join(" to "),
+                  launchRatios(p.runs, s.pairRuns ?? p.runs.length, s.launches ?? 1)
+                    .map(times)
+                    .join(" / ") || "n/a",
                   times(p.reqPerSecRatio),
                   errors(p) === 0 ? "0" : `**${errors(p)}**`,
                 ]),

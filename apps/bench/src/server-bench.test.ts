@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  launchRatios,
   pairRunOrder,
   type RoundResult,
   roundOrder,
@@ -146,5 +147,28 @@ describe("summarisePair", () => {
     expect(pair.cpuRatio).toBeCloseTo(0.9, 6);
     expect(pair.cpuRatioRange.map((r) => r.toFixed(2))).toEqual(["0.90", "1.10"]);
     expect(pair.reqPerSecRatio).toBeCloseTo(1000 / 900, 6);
+  });
+});
+
+describe("launchRatios", () => {
+  it("gives the median ratio of each launch's share of the runs, in launch order", () => {
+    // Launch 1's processes read ours 10% over, launch 2's 10% under, whatever the host did.
+    const runs = [
+      { subject: run(1000), baseline: run(1100) },
+      { subject: run(500), baseline: run(550) },
+      { subject: run(1000), baseline: run(1100) },
+      { subject: run(1100), baseline: run(1000) },
+      { subject: run(550), baseline: run(500) },
+      { subject: run(1100), baseline: run(1000) },
+    ];
+    const [first, second] = launchRatios(runs, 6, 2);
+    expect(first).toBeCloseTo(1.1, 6);
+    expect(second).toBeCloseTo(1 / 1.1, 6);
+  });
+
+  it("gives none for one launch or for runs that are not the split it was told", () => {
+    const runs = [{ subject: run(1000), baseline: run(1000) }];
+    expect(launchRatios(runs, 1, 1)).toEqual([]);
+    expect(launchRatios(runs, 16, 2)).toEqual([]);
   });
 });

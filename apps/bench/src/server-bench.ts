@@ -380,6 +380,23 @@ export function summarisePair(
   };
 }
 
+/**
+ * The CPU ratio (median of the runs' ratios) of each launch's share of a pair's runs, in launch
+ * order: how far one pair of processes' own luck moved it. Empty when the runs are not the
+ * `total` split between `launches` (a results file with another split).
+ */
+export function launchRatios(runs: PairFigures["runs"], total: number, launches: number): number[] {
+  if (runs.length !== total || launches < 2) return [];
+  return Array.from({ length: launches }, (_, launch) => {
+    const [first, end] = roundsOfLaunch(total, launches, launch);
+    return median(
+      runs
+        .slice(first, end)
+        .map((r) => ratio(r.subject.cpuUsPerRequest, r.baseline.cpuUsPerRequest)),
+    );
+  });
+}
+
 /** The median of the figures that were measured (absent in older results, NaN without /proc). */
 function measuredMedian(values: readonly (number | undefined)[]): number {
   return median(values.filter((v): v is number => v !== undefined && v >= 0));
