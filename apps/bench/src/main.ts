@@ -13,6 +13,7 @@ import { runDevBench } from "./dev-bench.js";
 import { callgrindMissing, runInstructionsBench } from "./instructions-bench.js";
 import { currentLoad, describeMachine, probeSteadiness } from "./machine.js";
 import { runMockBench } from "./mock-bench.js";
+import { wholeNumberOption } from "./options.js";
 import { runPagingBench } from "./paging-bench.js";
 import { cleanUpWhenStopped, installCleanup, stopAll, stoppedEarly } from "./processes.js";
 import { renderMarkdown } from "./report-markdown.js";
@@ -46,8 +47,12 @@ const listOption = (name: string) =>
     ?.slice(name.length + 3)
     .split(",");
 const numberOption = (name: string) => {
-  const value = listOption(name)?.[0];
-  return value === undefined ? undefined : Number(value);
+  try {
+    return wholeNumberOption(name, listOption(name)?.[0]);
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}`);
+    process.exit(2);
+  }
 };
 const only = listOption("only");
 const wanted = (name: (typeof SECTIONS)[number]) => only === undefined || only.includes(name);
