@@ -1,14 +1,15 @@
 /** Renders a run as the Markdown of bench/results/latest.md (quoted in apps/bench/README.md). */
 import type { MockFigures } from "./mock-bench.js";
 import type { BenchResults, Section } from "./results.js";
-import { launchRatios, type VariantFigures } from "./server-bench.js";
+import { cpuRatioInterval, launchRatios, type VariantFigures } from "./server-bench.js";
 
 const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString("en-US") : "n/a");
 const dec = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : "n/a");
-const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : "n/a");
+export const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}x` : "n/a");
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 
-function table(head: string[], rows: string[][]): string {
+/** A Markdown table. */
+export function table(head: string[], rows: string[][]): string {
   // A pipe inside a cell (an error message) would split it.
   const line = (cells: string[]) => `| ${cells.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`;
   return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
@@ -142,7 +143,7 @@ export function renderMarkdown(r: BenchResults): string {
             const errors = (p: (typeof pairs)[number]) =>
               p.runs.reduce((sum, run) => sum + run.subject.errors + run.baseline.errors, 0);
             return [
-              `Each pair in every launch's processes, after that launch's rounds: ${s.pairRuns} runs of ${s.pairSeconds} s of each side in all${(s.launches ?? 1) > 1 ? `, split between the ${s.launches} launches` : ""}, the two sides back to back and their order swapped every run, after a ${s.warmupSeconds} s warm-up of each in each launch. A ratio is the median of the runs' ratios (subject over baseline); the range is the lowest and highest run${(s.launches ?? 1) > 1 ? "; each launch's ratio is the median of that launch's runs, one pair of processes each (how far a process's own luck moved it)" : ""}.`,
+              `Each pair in every launch's processes, after that launch's rounds: ${s.pairRuns} runs of ${s.pairSeconds} s of each side in all${(s.launches ?? 1) > 1 ? `, split between the ${s.launches} launches` : ""}, the two sides back to back and their order swapped every run, after a ${s.warmupSeconds} s warm-up of each in each launch. A ratio is the median of the runs' ratios (subject over baseline); its 95% interval is the bootstrap interval of that median (2,000 resamples of the runs): how far the median of another run as noisy as this one could land; the range is the lowest and highest run${(s.launches ?? 1) > 1 ? "; each launch's ratio is the median of that launch's runs, one pair of processes each (how far a process's own luck moved it)" : ""}.`,
               "",
               table(
                 [
@@ -152,6 +153,7 @@ export function renderMarkdown(r: BenchResults): string {
                   "CPU µs/req: subject",
                   "baseline",
                   "CPU ratio",
+                  "95% interval",
                   "runs' range",
                   "each launch's ratio",
                   "req/s ratio",
@@ -164,6 +166,7 @@ export function renderMarkdown(r: BenchResults): string {
                   int(p.subjectCpuUs),
                   int(p.baselineCpuUs),
                   times(p.cpuRatio),
+                  cpuRatioInterval(p.runs).map(times).join(" to "),
                   p.cpuRatioRange.map(times).join(" to "),
                   launchRatios(p.runs, s.pairRuns ?? p.runs.length, s.launches ?? 1)
                     .map(times)

@@ -183,7 +183,8 @@ describe("issue 26's targets", () => {
   it("judges CPU per request against Fastify per scenario from the pairs' median run", () => {
     expect(find("CPU µs/req vs Fastify + glue, GET limit=20")).toMatchObject({
       met: true,
-      actual: "0.90x (90 against 100 µs; runs 0.80x to 1.20x)",
+      actual:
+        "0.90x (95% interval 0.80x to 1.20x, the goal inside it: not settled by these runs; 90 against 100 µs; runs 0.80x to 1.20x)",
     });
     expect(find("CPU µs/req vs Fastify + glue, GET limit=100")?.met).toBe(false);
     // No pair ran for POST: not measured, not met.
@@ -195,10 +196,11 @@ describe("issue 26's targets", () => {
     expect(find("PostgreSQL + Redis GET limit=20 vs SQLite")?.met).toBe(false);
   });
 
-  it("judges metrics on against off by the worst scenario's pair", () => {
+  it("judges metrics on against off by the worst scenario's pair, naming it and its interval", () => {
     expect(find("CPU per request, metrics on vs off")).toMatchObject({
       met: false,
-      actual: "1.04x",
+      actual:
+        "1.04x (create; 95% interval 1.00x to 1.05x, the goal inside it: not settled by these runs)",
     });
   });
 

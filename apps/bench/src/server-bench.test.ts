@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  cpuRatioInterval,
+  intervalVerdict,
   launchRatios,
   pairRunOrder,
   type RoundResult,
@@ -170,5 +172,32 @@ describe("launchRatios", () => {
     const runs = [{ subject: run(1000), baseline: run(1000) }];
     expect(launchRatios(runs, 1, 1)).toEqual([]);
     expect(launchRatios(runs, 16, 2)).toEqual([]);
+  });
+});
+
+describe("cpuRatioInterval and intervalVerdict", () => {
+  it("bounds the median of the runs' CPU ratios, inside their range, skipping unmeasured runs", () => {
+    // Ratios 0.90, 0.95, 1.00, 1.05, 1.10 (CPU is 1e6 / req/s), twice, and one run without CPU.
+    const runs = [0.9, 0.95, 1, 1.05, 1.1, 0.9, 0.95, 1, 1.05, 1.1].map((r) => ({
+      subject: run(1000 / r),
+      baseline: run(1000),
+    }));
+    const unmeasured = {
+      subject: { ...run(1000), cpuUsPerRequest: Number.NaN },
+      baseline: run(1000),
+    };
+    const [low, high] = cpuRatioInterval([...runs, unmeasured]);
+    expect(low).toBeLessThanOrEqual(1);
+    expect(high).toBeGreaterThanOrEqual(1);
+    expect(low).toBeGreaterThanOrEqual(0.9);
+    expect(high).toBeLessThanOrEqual(1.1);
+    expect(high - low).toBeLessThan(0.2);
+  });
+
+  it("says where the interval lies against an at-most goal", () => {
+    expect(intervalVerdict([0.9, 0.98], 1)).toBe("all of it within the goal");
+    expect(intervalVerdict([1.01, 1.1], 1)).toBe("all of it over the goal");
+    expect(intervalVerdict([0.96, 1.02], 1)).toBe("the goal inside it: not settled by these runs");
+    expect(intervalVerdict([Number.NaN, Number.NaN], 1)).toBe("no interval");
   });
 });

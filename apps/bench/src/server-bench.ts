@@ -5,7 +5,7 @@
 import { cpus } from "node:os";
 import { basePath, pageMax } from "./base-path.js";
 import { otherWork, readWork } from "./machine.js";
-import { median, ratio } from "./stats.js";
+import { median, medianInterval, ratio } from "./stats.js";
 import {
   cpuMs,
   type RunningVariant,
@@ -395,6 +395,31 @@ export function launchRatios(runs: PairFigures["runs"], total: number, launches:
         .map((r) => ratio(r.subject.cpuUsPerRequest, r.baseline.cpuUsPerRequest)),
     );
   });
+}
+
+/**
+ * The 95% bootstrap interval of a pair's CPU ratio (the median of its runs' ratios): how far that
+ * median could land in another run as noisy as this one. Computed when the report is rendered,
+ * so older results files show it too.
+ */
+export function cpuRatioInterval(runs: PairFigures["runs"]): [number, number] {
+  return medianInterval(
+    runs
+      .map((r) => ratio(r.subject.cpuUsPerRequest, r.baseline.cpuUsPerRequest))
+      .filter(Number.isFinite),
+  );
+}
+
+/**
+ * What a ratio's interval says about a goal it must stay at or under: where the whole interval
+ * lies, or that the goal is inside it (this run alone cannot tell which side the ratio is on).
+ */
+export function intervalVerdict(interval: [number, number], atMost: number): string {
+  const [low, high] = interval;
+  if (!Number.isFinite(low) || !Number.isFinite(high)) return "no interval";
+  if (high <= atMost) return "all of it within the goal";
+  if (low > atMost) return "all of it over the goal";
+  return "the goal inside it: not settled by these runs";
 }
 
 /** The median of the figures that were measured (absent in older results, NaN without /proc). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { median, microsPerCall, ratio, round } from "./stats.js";
+import { median, medianInterval, microsPerCall, ratio, round } from "./stats.js";
 
 describe("median", () => {
   it("takes the middle of an odd count and the mean of the middle two of an even count", () => {
@@ -32,5 +32,56 @@ describe("ratio, round and microsPerCall", () => {
 
   it("converts a batch's milliseconds to microseconds per call", () => {
     expect(microsPerCall(50, 200)).toBe(250);
+  });
+});
+
+describe("medianInterval", () => {
+  // Noisy runs drawn the way the pairs' ratios spread: log-normal around a known median.
+  function noisyRuns(count: number, trueMedian: number, sd: number, seed: number): number[] {
+    let state = seed;
+    const uniform = () => {
+      // Park-Miller: the product stays below 2^53, so it is exact in a double.
+      state = (state * 48271) % 2147483647;
+      return state / 2147483647;
+    };
+    return Array.from({ length: count }, () => {
+      const normal = Math.sqrt(-2 * Math.log(uniform())) * Math.cos(2 * Math.PI * uniform());
+      return trueMedian * Math.exp(sd * normal);
+    });
+  }
+
+  it("holds the median and stays within the runs, narrower than their range", () => {
+    const runs = noisyRuns(16, 1, 0.13, 7);
+    const [low, high] = medianInterval(runs);
+    expect(low).toBeLessThanOrEqual(median(runs));
+    expect(high).toBeGreaterThanOrEqual(median(runs));
+    expect(low).toBeGreaterThan(Math.min(...runs));
+    expect(high).toBeLessThan(Math.max(...runs));
+  });
+
+  it("is the value itself when every run agrees, and NaN for no runs", () => {
+    expect(medianInterval([1.02, 1.02, 1.02, 1.02])).toEqual([1.02, 1.02]);
+    expect(medianInterval([])).toEqual([Number.NaN, Number.NaN]);
+  });
+
+  it("gives the same interval every time (seeded), and narrows as runs are added", () => {
+    const runs = noisyRuns(64, 1, 0.13, 11);
+    expect(medianInterval(runs.slice(0, 16))).toEqual(medianInterval(runs.slice(0, 16)));
+    const width = (values: number[]) => {
+      const [low, high] = medianInterval(values);
+      return high - low;
+    };
+    expect(width(runs)).toBeLessThan(width(runs.slice(0, 16)));
+  });
+
+  it("holds the true median in about 95 of 100 sets of 16 noisy runs", () => {
+    let held = 0;
+    const sets = 300;
+    for (let set = 0; set < sets; set++) {
+      const [low, high] = medianInterval(noisyRuns(16, 1, 0.13, 1000 + set), 0.95, 1000);
+      if (low <= 1 && 1 <= high) held++;
+    }
+    expect(held / sets).toBeGreaterThan(0.9);
+    expect(held / sets).toBeLessThan(0.995);
   });
 });

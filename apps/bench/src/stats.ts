@@ -27,3 +27,42 @@ export function round(value: number, digits = 2): number | null {
 export function microsPerCall(totalMs: number, calls: number): number {
   return (totalMs * 1000) / calls;
 }
+
+/** A seeded pseudo-random source in [0, 1) (mulberry32): the same interval each time a file renders. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The percentile-bootstrap interval of the median of `values`: the median of `resamples` samples
+ * drawn with replacement, cut at the two tails of `level`. It says how far the median of runs as
+ * noisy as these could land from run to run, which the lowest and highest run do not: those widen
+ * with every run added, the interval narrows. [NaN, NaN] for no values.
+ */
+export function medianInterval(
+  values: readonly number[],
+  level = 0.95,
+  resamples = 2000,
+  seed = 1,
+): [number, number] {
+  if (values.length === 0) return [Number.NaN, Number.NaN];
+  const random = seededRandom(seed);
+  const sample = new Array<number>(values.length);
+  const medians = new Array<number>(resamples);
+  for (let i = 0; i < resamples; i++) {
+    for (let j = 0; j < values.length; j++)
+      sample[j] = values[Math.floor(random() * values.length)] as number;
+    medians[i] = median(sample);
+  }
+  medians.sort((a, b) => a - b);
+  const tail = (1 - level) / 2;
+  const at = (q: number) => medians[Math.min(resamples - 1, Math.floor(q * resamples))] as number;
+  return [at(tail), at(1 - tail)];
+}
