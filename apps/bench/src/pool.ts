@@ -10,9 +10,15 @@ import { readFile, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { table, times } from "./report-markdown.js";
 import type { BenchResults } from "./results.js";
-import { cpuRatioInterval, intervalVerdict, type PairFigures } from "./server-bench.js";
+import {
+  cpuRatioInterval,
+  intervalVerdict,
+  type PairFigures,
+  type Scenario,
+  summarisePair,
+} from "./server-bench.js";
 import { PAIR_CPU_GOALS } from "./server-targets.js";
-import { median, ratio } from "./stats.js";
+import type { VariantId } from "./variant-process.js";
 
 /** One results file's pairs, by name. */
 export interface PoolInput {
@@ -57,11 +63,14 @@ export function poolPairs(inputs: readonly PoolInput[]): PooledPair[] {
       pooled.set(key, entry);
     }
   }
+  // The same estimator as one run's pair (summarisePair), over every file's runs together.
   return [...pooled.values()].map((entry) => ({
     ...entry,
-    cpuRatio: median(
-      entry.runs.map((r) => ratio(r.subject.cpuUsPerRequest, r.baseline.cpuUsPerRequest)),
-    ),
+    cpuRatio: summarisePair(
+      { subject: entry.subject as VariantId, baseline: entry.baseline as VariantId, scenarios: [] },
+      entry.scenario as Scenario["id"],
+      entry.runs,
+    ).cpuRatio,
     interval: cpuRatioInterval(entry.runs),
   }));
 }
