@@ -7,7 +7,7 @@
  * the same server code: the commits are listed so a reader can check.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { table, times } from "./report-markdown.js";
 import type { BenchResults } from "./results.js";
 import {
@@ -137,8 +137,10 @@ export async function readPoolInput(path: string): Promise<PoolInput> {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2).filter((a) => a !== "--");
-  const out = args.find((a) => a.startsWith("--out="))?.slice("--out=".length);
-  const paths = args.filter((a) => !a.startsWith("--"));
+  const outArg = args.find((a) => a.startsWith("--out="))?.slice("--out=".length);
+  // pnpm runs the script in apps/bench; a relative path means the directory it was typed in.
+  const from = process.env.INIT_CWD ?? process.cwd();
+  const paths = args.filter((a) => !a.startsWith("--")).map((a) => resolve(from, a));
   if (paths.length === 0) {
     console.error("usage: pool <results.json>... [--out=<file.md>]");
     process.exit(2);
@@ -151,8 +153,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const markdown = renderPool(inputs, poolPairs(inputs));
-  if (out === undefined) process.stdout.write(markdown);
-  else await writeFile(out, markdown);
+  if (outArg === undefined) process.stdout.write(markdown);
+  else await writeFile(resolve(from, outArg), markdown);
 }
 
 if (process.argv[1]?.endsWith("pool.js")) await main();
