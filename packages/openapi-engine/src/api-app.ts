@@ -23,6 +23,7 @@ import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-rou
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
 import { jsonRequestBody } from "./request-body/json-body.js";
+import { observeRequests } from "./request-context/observe.js";
 import { type RequestLocals, requestContext } from "./request-context/request-context.js";
 import { responseHeaders } from "./response-headers/response-headers.js";
 import { handle } from "./responses/handle.js";
@@ -81,14 +82,16 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   const { metrics } = deps;
   // Read once: with tracing off no tracing step is added and the limiter is not wrapped.
   const tracing = requestTracing();
-  const measure = metrics && measureRequests(metrics, contract.basePath);
-  if (measure) app.use(measure);
+  // Access lines and metrics, from one listener per response: first, so that every request,
+  // ops routes included, is logged and counted whatever a later step does.
+  const observe = observeRequests(logger, metrics && measureRequests(metrics, contract.basePath));
+  if (observe) app.use(observe);
 
   // Every request, ops routes included. The fixed headers first: on a response with no header
   // yet they cost one object (response-headers/preset-headers.ts).
   const everyRequest = Lifecycle.after()
     .use(responseHeaders({ corsOrigins: config.corsOrigins, cors: contract.cors, clock }))
-    .use(requestContext(logger));
+    .use(requestContext());
   app.use(everyRequest.handler());
 
   // An address may cost as many store lookups of unknown keys per minute as its anonymous plan
@@ -188,7 +191,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // The same steps for requests under the base path, without Express's router (api-front.ts).
   installApiFront(app, {
     basePath: contract.basePath,
-    steps: [...(measure ? [measure] : []), ...everyRequest.list(), apiRouter],
+    steps: [...(observe ? [observe] : []), ...everyRequest.list(), apiRouter],
     errorHandler: handleError,
   });
   return app;

@@ -4,6 +4,7 @@
  * the database (or hashes at all). A revoked key stops working within the cache TTL.
  */
 import { hash, randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import type { RateLimitPolicy } from "@animal-store/openapi";
 import type { ApiKeyStore } from "../storage/api-key-store.js";
 import type { ApiKeyRecord, KeyLookup } from "./credentials.js";

@@ -10,7 +10,6 @@
 class Locals {
   requestId: string | undefined = undefined;
   startedAt: number | undefined = undefined;
-  metricsStartedAt: number | undefined = undefined;
   operation: unknown = undefined;
   caller: unknown = undefined;
   allow: string | undefined = undefined;

@@ -1,0 +1,147 @@
+import { request as httpRequest } from "node:http";
+import { Writable } from "node:stream";
+import { loadBundledSpec } from "@animal-store/openapi";
+import express, { type Express } from "express";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { compileContract } from "../contract/contract.js";
+import { EngineMetrics } from "../metrics/engine-metrics.js";
+import { measureRequests } from "../metrics/measure.js";
+import { observeRequests } from "./observe.js";
+import { requestContext } from "./request-context.js";
+
+const contract = compileContract(loadBundledSpec());
+
+/** A logger at `level` writing its lines into `lines`. */
+function memoryLogger(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  // The server's logger redacts authorization wherever it appears; the access line must not need it.
+  const logger = pino({ level, redact: ["authorization", "*.authorization"] }, sink);
+  return { logger, lines };
+}
+
+async function listening(app: Express) {
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address() as { port: number };
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+const settled = async (done: () => boolean) => {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+/** An app observed with `logger` and `metrics`, whose routes answer 204, or never (/hang). */
+async function observedApp(logger: pino.Logger, metrics?: EngineMetrics) {
+  const observe = observeRequests(logger, metrics && measureRequests(metrics, contract.basePath));
+  const closeListeners: number[] = [];
+  const app = express();
+  if (observe) app.use(observe);
+  app.use(requestContext());
+  app.use((req, res) => {
+    closeListeners.push(res.listenerCount("close"));
+    if (req.path !== "/hang") res.status(204).end();
+  });
+  return { ...(await listening(app)), closeListeners, observed: observe !== undefined };
+}
+
+describe("observeRequests", () => {
+  it("logs one access line per request with the path, status, time and request id", async () => {
+    const { logger, lines } = memoryLogger("info");
+    const { server, url } = await observedApp(logger);
+    try {
+      const res = await fetch(`${url}/v1/pets?limit=5`, { headers: { "x-request-id": "trace-1" } });
+      await res.arrayBuffer();
+      await settled(() => lines.length > 0);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({
+        msg: "request",
+        reqId: "trace-1",
+        method: "GET",
+        path: "/v1/pets",
+        status: 204,
+      });
+      expect(typeof lines[0]?.ms).toBe("number");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("never writes the query string or any header, so a misplaced key stays out of the logs", async () => {
+    const { logger, lines } = memoryLogger("info");
+    const { server, url } = await observedApp(logger);
+    try {
+      const res = await fetch(`${url}/v1/pets?api_key=ask_secret`, {
+        headers: { authorization: "Bearer ask_secret" },
+      });
+      await res.arrayBuffer();
+      await settled(() => lines.length > 0);
+      expect(lines).toHaveLength(1);
+      expect(JSON.stringify(lines)).not.toContain("ask_secret");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("logs and counts each request from one close listener, and counts an aborted one without a line", async () => {
+    const { logger, lines } = memoryLogger("info");
+    const metrics = new EngineMetrics(contract);
+    const { server, url, closeListeners } = await observedApp(logger, metrics);
+    const counts = () => [...metrics.requests.counts()];
+    try {
+      const res = await fetch(`${url}/somewhere`);
+      await res.arrayBuffer();
+      await settled(() => counts().length > 0 && lines.length > 0);
+      expect(counts()).toEqual([
+        { operationId: "_outside_api", method: "GET", status: "204", count: 1 },
+      ]);
+      expect(lines).toHaveLength(1);
+
+      // A request whose client goes away before the answer: counted as aborted, never logged.
+      const cut = httpRequest(`${url}/hang`);
+      cut.on("error", () => {});
+      cut.end();
+      await settled(() => metrics.requests.inFlight === 1);
+      expect(metrics.requests.inFlight).toBe(1);
+      cut.destroy();
+      await settled(() => counts().length > 1);
+      expect(counts()).toContainEqual({
+        operationId: "_outside_api",
+        method: "GET",
+        status: "aborted",
+        count: 1,
+      });
+      expect(metrics.requests.inFlight).toBe(0);
+      expect(lines).toHaveLength(1);
+      // Logs and metrics share one listener per response.
+      expect(closeListeners).toEqual([1, 1]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("is left out when access lines are off and metrics are off, and counts alone when only metrics are on", async () => {
+    const quiet = memoryLogger("warn");
+    expect(observeRequests(quiet.logger)).toBeUndefined();
+    const metrics = new EngineMetrics(contract);
+    const { server, url } = await observedApp(quiet.logger, metrics);
+    try {
+      const res = await fetch(`${url}${contract.basePath}/no-such-path`);
+      await res.arrayBuffer();
+      await settled(() => [...metrics.requests.counts()].length > 0);
+      expect([...metrics.requests.counts()]).toEqual([
+        { operationId: "_unmatched", method: "GET", status: "204", count: 1 },
+      ]);
+      expect(quiet.lines).toHaveLength(0);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
