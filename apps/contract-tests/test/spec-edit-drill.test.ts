@@ -74,10 +74,21 @@ async function conformingCalls(name: string, apiUrl: string, bundle: string) {
   };
 }
 
+/**
+ * A clock that starts at the beginning of the current UTC minute and runs on: the rate-limit
+ * windows are UTC minutes, so the requests of a test that counts a minute's quota (well under a
+ * minute's worth) all fall in one window, whenever the test happens to start.
+ */
+function clockFromMinuteStart(): () => number {
+  const started = Date.now();
+  const minuteStart = started - (started % 60_000);
+  return () => minuteStart + (Date.now() - started);
+}
+
 /** The edited spec bundled, the server on it, Prism in front. */
 async function drill(name: string, ...edits: SpecEdit[]) {
   const bundle = await editedBundle(name, ...edits);
-  const server = await startGateServer({}, { spec: readSpec(bundle) });
+  const server = await startGateServer({}, { spec: readSpec(bundle), clock: clockFromMinuteStart() });
   servers.push(server);
   return { server, call: await conformingCalls(name, server.apiUrl, bundle) };
 }

@@ -17,11 +17,12 @@ export interface GateServer {
 /**
  * Starts the real server (the start sequence of `pnpm start`) on a free port with its own
  * SQLite file, silent logs and the given extra environment (rate-limit ban settings, ...);
- * `options.spec` serves another bundled contract (a scratch edit of the spec).
+ * `options.spec` serves another bundled contract (a scratch edit of the spec); `options.clock`
+ * replaces Date.now for rate-limit windows and sunsets.
  */
 export async function startGateServer(
   env: Record<string, string> = {},
-  options: { spec?: LoadedSpec } = {},
+  options: { spec?: LoadedSpec; clock?: () => number } = {},
 ): Promise<GateServer> {
   const scratch = await startScratchServer(animalStore, { name: "contract-gate", env, ...options });
   return {
