@@ -88,7 +88,10 @@ function clockFromMinuteStart(): () => number {
 /** The edited spec bundled, the server on it, Prism in front. */
 async function drill(name: string, ...edits: SpecEdit[]) {
   const bundle = await editedBundle(name, ...edits);
-  const server = await startGateServer({}, { spec: readSpec(bundle), clock: clockFromMinuteStart() });
+  const server = await startGateServer(
+    {},
+    { spec: readSpec(bundle), clock: clockFromMinuteStart() },
+  );
   servers.push(server);
   return { server, call: await conformingCalls(name, server.apiUrl, bundle) };
 }

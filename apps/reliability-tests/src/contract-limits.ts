@@ -39,12 +39,3 @@ export function contractLimits() {
     },
   };
 }
-
-/**
- * Rate-limit windows are UTC minutes: a test that must stay inside one minute waits, when fewer
- * than `marginMs` remain, for the next one to begin.
- */
-export async function awayFromMinuteEdge(marginMs: number): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 100));
-}

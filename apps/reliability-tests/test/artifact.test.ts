@@ -8,9 +8,10 @@
 import { existsSync } from "node:fs";
 import { basePathOf, loadBundledSpec } from "@animal-store/openapi";
 import { useService } from "@animal-store/test-support";
+import { awayFromMinuteEdge } from "@animal-store/test-support/minute-window";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DeployedArtifact, deployArtifact } from "../src/artifact.js";
-import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
+import { contractLimits } from "../src/contract-limits.js";
 import { checkMetricsAgainstRequests } from "../src/metrics-check.js";
 import { createTestDatabase, type TestDatabase } from "../src/pg-database.js";
 import { createRedisNamespace, type RedisNamespace } from "../src/redis-namespace.js";

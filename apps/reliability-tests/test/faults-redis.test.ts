@@ -7,9 +7,10 @@
  */
 
 import { useService } from "@animal-store/test-support";
+import { awayFromMinuteEdge } from "@animal-store/test-support/minute-window";
 import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
+import { contractLimits } from "../src/contract-limits.js";
 import { waitUntil } from "../src/fault-expectations.js";
 import {
   type FaultMode,

@@ -5,10 +5,11 @@
  */
 
 import { useService } from "@animal-store/test-support";
+import { awayFromMinuteEdge } from "@animal-store/test-support/minute-window";
 import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBoundedLoad } from "../src/bounded-load.js";
-import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
+import { contractLimits } from "../src/contract-limits.js";
 import { type EngineSetup, postgresSetup, sqliteSetup } from "../src/engine-setups.js";
 import { jsonBody, send } from "../src/http-client.js";
 import { createKeyWithCli, type ServerProcess, spawnServer } from "../src/server-process.js";

@@ -5,10 +5,11 @@
  */
 
 import { useService } from "@animal-store/test-support";
+import { awayFromMinuteEdge } from "@animal-store/test-support/minute-window";
 import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBoundedLoad } from "../src/bounded-load.js";
-import { awayFromMinuteEdge, contractLimits } from "../src/contract-limits.js";
+import { contractLimits } from "../src/contract-limits.js";
 import { jsonBody, type RawResponse, send } from "../src/http-client.js";
 import { createTestDatabase, type TestDatabase } from "../src/pg-database.js";
 import { createRedisNamespace, type RedisNamespace } from "../src/redis-namespace.js";
