@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readSpec } from "@animal-store/openapi";
+import { clockFromMinuteStart } from "@animal-store/test-support/minute-window";
 import {
   deprecate,
   findOperation,
@@ -75,17 +76,9 @@ async function conformingCalls(name: string, apiUrl: string, bundle: string) {
 }
 
 /**
- * A clock that starts at the beginning of the current UTC minute and runs on: the rate-limit
- * windows are UTC minutes, so the requests of a test that counts a minute's quota (well under a
- * minute's worth) all fall in one window, whenever the test happens to start.
+ * The edited spec bundled, the server on it (on a clock from the start of a UTC minute, so a
+ * test that counts a minute's quota never straddles two windows), Prism in front.
  */
-function clockFromMinuteStart(): () => number {
-  const started = Date.now();
-  const minuteStart = started - (started % 60_000);
-  return () => minuteStart + (Date.now() - started);
-}
-
-/** The edited spec bundled, the server on it, Prism in front. */
 async function drill(name: string, ...edits: SpecEdit[]) {
   const bundle = await editedBundle(name, ...edits);
   const server = await startGateServer(
