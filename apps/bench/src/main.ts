@@ -109,8 +109,10 @@ async function main(): Promise<void> {
     roundWarmupSeconds: quick ? 0 : 1,
     connections: 32,
     threads: 1,
-    // The pairs the targets compare, run against run after the rounds (server-bench.ts says why).
-    pairRuns: numberOption("pair-runs") ?? (quick ? 2 : 16),
+    // The pairs the targets compare, run against run after the rounds, in launches of their own
+    // (server-bench.ts says why): 4 runs of each side per launch, two in each order.
+    pairRuns: numberOption("pair-runs") ?? (quick ? 2 : 32),
+    pairLaunches: numberOption("pair-launches") ?? (quick ? 1 : 8),
     pairSeconds: numberOption("pair-seconds") ?? 1,
   };
   const load = {
@@ -143,7 +145,12 @@ async function main(): Promise<void> {
             ...settings,
             scenarios,
             load,
-            pairs: { specs: PAIRS, runs: settings.pairRuns, seconds: settings.pairSeconds },
+            pairs: {
+              specs: PAIRS,
+              runs: settings.pairRuns,
+              seconds: settings.pairSeconds,
+              launches: settings.pairLaunches,
+            },
             seedPets: 120,
             scratchDir,
             log,

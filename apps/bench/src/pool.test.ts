@@ -55,6 +55,21 @@ describe("poolPairs", () => {
     expect(high).toBeGreaterThanOrEqual(0.95);
   });
 
+  it("keeps each file's launches apart, a file from before pair launches as one launch", () => {
+    const launched = pair("ours-sqlite", "fastify-glue", [0.9, 0.92, 1.0, 1.02]);
+    const withLaunches = {
+      ...launched,
+      runs: launched.runs.map((run, i) => ({ ...run, launch: Math.floor(i / 2) })),
+    };
+    const pooled = poolPairs([
+      input("a.json", [withLaunches]),
+      input("b.json", [withLaunches]),
+      input("old.json", [pair("ours-sqlite", "fastify-glue", [0.95, 0.96])]),
+    ]);
+    const launches = new Set(pooled[0]?.runs.map((run) => run.launch));
+    expect(launches.size).toBe(5);
+  });
+
   it("keeps pairs apart and judges only those with a CPU goal", () => {
     const pooled = poolPairs([
       input("a.json", [

@@ -45,7 +45,7 @@ export interface PooledPair {
 /** Pools every file's runs of each pair and scenario, in the order they first appear. */
 export function poolPairs(inputs: readonly PoolInput[]): PooledPair[] {
   const pooled = new Map<string, PooledPair>();
-  for (const input of inputs) {
+  for (const [file, input] of inputs.entries()) {
     for (const pair of input.pairs) {
       const key = `${pair.subject}/${pair.baseline}/${pair.scenario}`;
       const entry = pooled.get(key) ?? {
@@ -59,7 +59,11 @@ export function poolPairs(inputs: readonly PoolInput[]): PooledPair[] {
         goal: PAIR_CPU_GOALS[`${pair.subject}/${pair.baseline}`],
       };
       entry.fileRatios.push(pair.cpuRatio);
-      entry.runs.push(...pair.runs);
+      // Launches numbered apart file by file, so the interval resamples each file's launches as
+      // launches of their own; a file from before pairs had launches is one launch.
+      entry.runs.push(
+        ...pair.runs.map((run) => ({ ...run, launch: file * 1000 + (run.launch ?? 0) })),
+      );
       pooled.set(key, entry);
     }
   }

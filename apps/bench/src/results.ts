@@ -42,6 +42,8 @@ export interface BenchResults {
     /** Runs of each side of a pair, and their length in seconds (absent: no pairs). */
     pairRuns?: number;
     pairSeconds?: number;
+    /** Launches the pairs ran in, after the rounds (absent: the pairs ran in the rounds' launches). */
+    pairLaunches?: number;
   };
   /** Anything that makes this run differ from a full one (a variant left out, and why). */
   notes: string[];

@@ -168,6 +168,20 @@ describe("launchRatios", () => {
     expect(second).toBeCloseTo(1 / 1.1, 6);
   });
 
+  it("groups runs that carry their pair launch by it, whatever split it was told", () => {
+    const runs = [
+      { subject: run(1000), baseline: run(1100), launch: 1 },
+      { subject: run(1100), baseline: run(1000), launch: 0 },
+      { subject: run(1000), baseline: run(1100), launch: 1 },
+      { subject: run(1100), baseline: run(1000), launch: 0 },
+    ];
+    // run(x) reads x req/s, so 1e6 / x µs per request: launch 0 reads 1 / 1.1, launch 1 1.1.
+    const [first, second] = launchRatios(runs, 16, 2);
+    expect(first).toBeCloseTo(1 / 1.1, 6);
+    expect(second).toBeCloseTo(1.1, 6);
+    expect(launchRatios(runs.slice(0, 1), 1, 1)).toEqual([]);
+  });
+
   it("gives none for one launch or for runs that are not the split it was told", () => {
     const runs = [{ subject: run(1000), baseline: run(1000) }];
     expect(launchRatios(runs, 1, 1)).toEqual([]);
@@ -192,6 +206,22 @@ describe("cpuRatioInterval and intervalVerdict", () => {
     expect(low).toBeGreaterThanOrEqual(0.9);
     expect(high).toBeLessThanOrEqual(1.1);
     expect(high - low).toBeLessThan(0.2);
+  });
+
+  it("carries the launches' own luck: wider when the runs' launches disagree", () => {
+    // The same sixteen ratios, read once as one launch, once as four launches of four whose
+    // medians differ (launch luck); the launches drawn first widen the interval.
+    const ratios = [
+      0.95, 0.96, 0.97, 0.98, 0.99, 1, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.09, 1.1,
+    ];
+    const runs = ratios.map((r, i) => ({
+      subject: run(1000 / r),
+      baseline: run(1000),
+      launch: Math.floor(i / 4),
+    }));
+    const unlaunched = runs.map(({ subject, baseline }) => ({ subject, baseline }));
+    const width = ([low, high]: [number, number]) => high - low;
+    expect(width(cpuRatioInterval(runs))).toBeGreaterThan(width(cpuRatioInterval(unlaunched)));
   });
 
   it("says where the interval lies against an at-most goal", () => {

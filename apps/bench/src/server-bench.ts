@@ -5,7 +5,7 @@
 import { cpus } from "node:os";
 import { basePath, pageMax } from "./base-path.js";
 import { otherWork, readWork } from "./machine.js";
-import { median, medianInterval, ratio } from "./stats.js";
+import { groupedMedianInterval, median, ratio } from "./stats.js";
 import {
   cpuMs,
   type RunningVariant,
@@ -125,8 +125,11 @@ export interface PairFigures {
   subject: VariantId;
   baseline: VariantId;
   scenario: Scenario["id"];
-  /** Each subject run with the baseline run right before or after it. */
-  runs: { subject: RoundResult; baseline: RoundResult }[];
+  /**
+   * Each subject run with the baseline run right before or after it, and the pair launch (one
+   * pair of processes) it ran in (absent in results files from before pairs had launches).
+   */
+  runs: { subject: RoundResult; baseline: RoundResult; launch?: number }[];
   /** Medians of the runs. */
   subjectCpuUs: number;
   baselineCpuUs: number;
@@ -156,11 +159,12 @@ export interface ServerBenchOptions {
   roundWarmupSeconds?: number;
   load: WrkLoad;
   /**
-   * Pairs measured after each launch's rounds, in that launch's processes, the runs split
-   * between the launches: `runs` runs of each side in all, `seconds` each, the two sides back to
-   * back and their order swapped every run.
+   * Pairs measured after the rounds, in `launches` launches of their own: in each, the pair's two
+   * variants alone are started, warmed up and measured, then stopped. `runs` runs of each side in
+   * all, split between the launches, `seconds` each, the two sides back to back and their order
+   * swapped every run.
    */
-  pairs?: { specs: readonly PairSpec[]; runs: number; seconds: number };
+  pairs?: { specs: readonly PairSpec[]; runs: number; seconds: number; launches: number };
   seedPets: number;
   scratchDir: string;
   log(line: string): void;
@@ -286,13 +290,10 @@ export async function runServerBench(
           figure.rssAfterMb = await rssMb(variant.child.pid);
         }
       }
-      if (options.pairs !== undefined) {
-        const [first, end] = roundsOfLaunch(options.pairs.runs, launches, launch);
-        await runPairs(running, scenarios, options, [first, end], pairRuns);
-      }
-      if (launch < launches - 1) {
-        await Promise.all(running.splice(0).map((variant) => stopVariant(variant)));
-      }
+      await Promise.all(running.splice(0).map((variant) => stopVariant(variant)));
+    }
+    if (options.pairs !== undefined) {
+      await runPairLaunches(specs, scenarios, options, options.pairs, running, pairRuns);
     }
     const pairs = (options.pairs?.specs ?? []).flatMap((pair) =>
       scenarios.flatMap((scenario) => {
@@ -311,46 +312,64 @@ function pairKey(pair: PairSpec, scenario: Scenario["id"]): string {
 }
 
 /**
- * One launch's share of the pairs, each scenario in turn: both sides warmed up, then runs
- * `first` to `end` (exclusive) of each side, back to back, the order swapped every run (A B, B A,
- * A B, ...), added to `into`. Why back to back: on a shared machine the same work's CPU time
- * moves by tens of percent from one few seconds to the next (other machines' work on the same
- * hardware), so a ratio holds only between runs seconds apart, and the rounds put up to six runs
- * between a variant and the one it is compared with. Why in every launch: a process's own luck
- * moves its CPU per request by a few percent for as long as it runs (runServerBench), so the
- * ratios of one pair of processes would carry that pair's luck.
+ * The pairs, in launches of their own after the rounds: in each launch, pair by pair, the pair's
+ * two variants alone are started (nothing else of the bench running), each scenario warmed up on
+ * both, then that launch's share of the runs, each side back to back, the order swapped every
+ * run (A B, B A, A B, ...); then both are stopped. Why back to back: on a shared machine the same
+ * work's CPU time moves by tens of percent from one few seconds to the next (other machines' work
+ * on the same hardware), so a ratio holds only between runs seconds apart. Why many launches: a
+ * process's own luck (what V8 inlined, where its heap and code landed) moves its CPU per request
+ * by a few percent for as long as it runs, so the runs of one pair of processes share that luck,
+ * and a ratio from two pairs of processes reads a few percent off from one bench run to the
+ * next (apps/bench/README.md); spread over many, the lucks average out. Launches go round the
+ * pairs, so a slow stretch of the host falls on every pair alike.
  */
-async function runPairs(
-  running: readonly RunningVariant[],
+async function runPairLaunches(
+  specs: readonly VariantSpec[],
   scenarios: readonly Scenario[],
   options: ServerBenchOptions,
-  [first, end]: [number, number],
+  settings: NonNullable<ServerBenchOptions["pairs"]>,
+  running: RunningVariant[],
   into: Map<string, PairFigures["runs"]>,
 ): Promise<void> {
-  const settings = options.pairs;
-  if (settings === undefined || end <= first) return;
   const load = { ...options.load, seconds: settings.seconds };
   const warmup = { ...options.load, seconds: options.warmupSeconds };
-  for (const pair of settings.specs) {
-    const subject = running.find((v) => v.id === pair.subject);
-    const baseline = running.find((v) => v.id === pair.baseline);
-    if (subject === undefined || baseline === undefined) continue;
-    for (const scenario of scenarios.filter((s) => pair.scenarios.includes(s.id))) {
-      for (const variant of [subject, baseline]) {
-        await runWrk(variant.url, scenario.request(variant.key), warmup, options.scratchDir);
+  const launches = Math.max(1, Math.min(settings.launches, settings.runs));
+  for (let launch = 0; launch < launches; launch++) {
+    const [first, end] = roundsOfLaunch(settings.runs, launches, launch);
+    for (const pair of settings.specs) {
+      const subjectSpec = specs.find((s) => s.id === pair.subject);
+      const baselineSpec = specs.find((s) => s.id === pair.baseline);
+      const pairScenarios = scenarios.filter((s) => pair.scenarios.includes(s.id));
+      if (subjectSpec === undefined || baselineSpec === undefined || pairScenarios.length === 0)
+        continue;
+      const firstPath = `${basePath}/pets?limit=20`;
+      const subject = await startVariant(subjectSpec.id, subjectSpec.env, firstPath);
+      running.push(subject);
+      const baseline = await startVariant(baselineSpec.id, baselineSpec.env, firstPath);
+      running.push(baseline);
+      for (const scenario of pairScenarios) {
+        for (const variant of [subject, baseline]) {
+          await runWrk(variant.url, scenario.request(variant.key), warmup, options.scratchDir);
+        }
+        const key = pairKey(pair, scenario.id);
+        const runs = into.get(key) ?? [];
+        into.set(key, runs);
+        for (let run = first; run < end; run++) {
+          const [earlier, later] = pairRunOrder(subject, baseline, run);
+          const a = await measureRun(earlier, scenario, load, options.scratchDir);
+          const b = await measureRun(later, scenario, load, options.scratchDir);
+          runs.push(
+            earlier === subject
+              ? { subject: a, baseline: b, launch }
+              : { subject: b, baseline: a, launch },
+          );
+          options.log(
+            `  pair launch ${launch + 1} ${scenario.id.padEnd(7)} ${pair.subject} vs ${pair.baseline}: ${runs.at(-1)?.subject.cpuUsPerRequest.toFixed(0)} / ${runs.at(-1)?.baseline.cpuUsPerRequest.toFixed(0)} µs CPU/req`,
+          );
+        }
       }
-      const key = pairKey(pair, scenario.id);
-      const runs = into.get(key) ?? [];
-      into.set(key, runs);
-      for (let run = first; run < end; run++) {
-        const [earlier, later] = pairRunOrder(subject, baseline, run);
-        const a = await measureRun(earlier, scenario, load, options.scratchDir);
-        const b = await measureRun(later, scenario, load, options.scratchDir);
-        runs.push(earlier === subject ? { subject: a, baseline: b } : { subject: b, baseline: a });
-        options.log(
-          `  pair ${scenario.id.padEnd(7)} ${pair.subject} vs ${pair.baseline}: ${runs.at(-1)?.subject.cpuUsPerRequest.toFixed(0)} / ${runs.at(-1)?.baseline.cpuUsPerRequest.toFixed(0)} µs CPU/req`,
-        );
-      }
+      await Promise.all(running.splice(0).map((variant) => stopVariant(variant)));
     }
   }
 }
@@ -380,34 +399,44 @@ export function summarisePair(
   };
 }
 
+/** A run's CPU ratio, subject over baseline. */
+function runRatio(r: PairFigures["runs"][number]): number {
+  return ratio(r.subject.cpuUsPerRequest, r.baseline.cpuUsPerRequest);
+}
+
+/** The runs' CPU ratios grouped by the pair launch they ran in, in launch order (none: one group). */
+function ratiosByLaunch(runs: PairFigures["runs"]): number[][] {
+  if (runs.some((r) => r.launch === undefined)) return [runs.map(runRatio)];
+  const launches = [...new Set(runs.map((r) => r.launch as number))].sort((a, b) => a - b);
+  return launches.map((launch) => runs.filter((r) => r.launch === launch).map(runRatio));
+}
+
 /**
- * The CPU ratio (median of the runs' ratios) of each launch's share of a pair's runs, in launch
- * order: how far one pair of processes' own luck moved it. Empty when the runs are not the
- * `total` split between `launches` (a results file with another split).
+ * The CPU ratio (median of the runs' ratios) of each launch's runs, in launch order: how far one
+ * pair of processes' own luck moved it. Runs that carry their launch are grouped by it; older
+ * results files' runs by the split of `total` runs between `launches` (empty when the runs are
+ * not that split, or for one launch).
  */
 export function launchRatios(runs: PairFigures["runs"], total: number, launches: number): number[] {
+  if (runs.length > 0 && runs.every((r) => r.launch !== undefined)) {
+    const groups = ratiosByLaunch(runs);
+    return groups.length < 2 ? [] : groups.map(median);
+  }
   if (runs.length !== total || launches < 2) return [];
   return Array.from({ length: launches }, (_, launch) => {
     const [first, end] = roundsOfLaunch(total, launches, launch);
-    return median(
-      runs
-        .slice(first, end)
-        .map((r) => ratio(r.subject.cpuUsPerRequest, r.baseline.cpuUsPerRequest)),
-    );
+    return median(runs.slice(first, end).map(runRatio));
   });
 }
 
 /**
  * The 95% bootstrap interval of a pair's CPU ratio (the median of its runs' ratios): how far that
- * median could land in another run as noisy as this one. Computed when the report is rendered,
- * so older results files show it too.
+ * median could land in another run as noisy as this one. Runs that carry their pair launch are
+ * resampled launch first, then run (stats.ts, groupedMedianInterval), so the launches' own luck
+ * is in the interval. Computed when the report is rendered, so older results files show it too.
  */
 export function cpuRatioInterval(runs: PairFigures["runs"]): [number, number] {
-  return medianInterval(
-    runs
-      .map((r) => ratio(r.subject.cpuUsPerRequest, r.baseline.cpuUsPerRequest))
-      .filter(Number.isFinite),
-  );
+  return groupedMedianInterval(ratiosByLaunch(runs).map((g) => g.filter(Number.isFinite)));
 }
 
 /**
