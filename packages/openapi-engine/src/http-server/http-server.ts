@@ -17,6 +17,7 @@ import { capConnections } from "./connection-caps.js";
 import { expressMessageClasses } from "./express-messages.js";
 import { portTakenMessage } from "./port-holder.js";
 import { type EdgeBounds, edgeProblem } from "./request-edge.js";
+import { tuneV8ForServing } from "./v8-tuning.js";
 
 /** What the server needs besides the app: its bounds and the anonymous window's limiter. */
 export interface HttpServerOptions {
@@ -31,6 +32,8 @@ export interface HttpServerOptions {
 
 /** Node's server for `app`, bounded as configured; not listening yet. */
 export function createHttpServer(app: Express, options: HttpServerOptions): Server {
+  // Process-wide, before the first request (v8-tuning.ts says why).
+  tuneV8ForServing();
   const bounds = options.config.connections;
   const server = createServer({
     // A slow client cannot hold a connection for minutes (Node's defaults: 60 s for the
