@@ -8,10 +8,10 @@
  * the event loop) the literals that make each request's internals (Node's own, in the request
  * and its stream) outlive a young collection, get that verdict, and keep it: afterwards every
  * request's internals are made old, die young, and hold the young objects they point to alive
- * through every young collection until a full one. Measured on the shipped server, POST create
- * after three seconds of GET limit=100 took 40% more CPU per request than after GET limit=20,
- * for as long as the process ran; with the setting off, the same either way
- * (apps/bench/README.md, "Pretenuring").
+ * through every young collection until a full one. On the shipped server that made POST create
+ * cost more CPU after a few seconds of GET limit=100 than after GET limit=20, for as long as the
+ * process ran; with pretenuring off, the same either way (apps/bench/README.md, "Pretenuring",
+ * has the figures).
  */
 import { setFlagsFromString } from "node:v8";
 
