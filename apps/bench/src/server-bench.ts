@@ -385,7 +385,7 @@ export function summarisePair(
   scenario: Scenario["id"],
   runs: PairFigures["runs"],
 ): PairFigures {
-  const cpuRatios = runs.map((r) => ratio(r.subject.cpuUsPerRequest, r.baseline.cpuUsPerRequest));
+  const cpuRatios = runs.map(runRatio);
   return {
     subject: pair.subject,
     baseline: pair.baseline,

@@ -41,6 +41,25 @@ function seededRandom(seed: number): () => number {
 }
 
 /**
+ * The percentile-bootstrap interval of a median: the medians of `resamples` samples, each made by
+ * `draw` from a seeded random source, cut at the two tails of `level`.
+ */
+function bootstrapMedianInterval(
+  draw: (random: () => number) => readonly number[],
+  level: number,
+  resamples: number,
+  seed: number,
+): [number, number] {
+  const random = seededRandom(seed);
+  const medians = new Array<number>(resamples);
+  for (let i = 0; i < resamples; i++) medians[i] = median(draw(random));
+  medians.sort((a, b) => a - b);
+  const tail = (1 - level) / 2;
+  const at = (q: number) => medians[Math.min(resamples - 1, Math.floor(q * resamples))] as number;
+  return [at(tail), at(1 - tail)];
+}
+
+/**
  * The percentile-bootstrap interval of the median of `values`: the median of `resamples` samples
  * drawn with replacement, cut at the two tails of `level`. It says how far the median of runs as
  * noisy as these could land from run to run, which the lowest and highest run do not: those widen
@@ -53,18 +72,17 @@ export function medianInterval(
   seed = 1,
 ): [number, number] {
   if (values.length === 0) return [Number.NaN, Number.NaN];
-  const random = seededRandom(seed);
   const sample = new Array<number>(values.length);
-  const medians = new Array<number>(resamples);
-  for (let i = 0; i < resamples; i++) {
-    for (let j = 0; j < values.length; j++)
-      sample[j] = values[Math.floor(random() * values.length)] as number;
-    medians[i] = median(sample);
-  }
-  medians.sort((a, b) => a - b);
-  const tail = (1 - level) / 2;
-  const at = (q: number) => medians[Math.min(resamples - 1, Math.floor(q * resamples))] as number;
-  return [at(tail), at(1 - tail)];
+  return bootstrapMedianInterval(
+    (random) => {
+      for (let j = 0; j < values.length; j++)
+        sample[j] = values[Math.floor(random() * values.length)] as number;
+      return sample;
+    },
+    level,
+    resamples,
+    seed,
+  );
 }
 
 /**
@@ -82,20 +100,19 @@ export function groupedMedianInterval(
 ): [number, number] {
   const filled = groups.filter((g) => g.length > 0);
   if (filled.length < 2) return medianInterval(filled.flat(), level, resamples, seed);
-  const random = seededRandom(seed);
-  const medians = new Array<number>(resamples);
   const sample: number[] = [];
-  for (let i = 0; i < resamples; i++) {
-    sample.length = 0;
-    for (let g = 0; g < filled.length; g++) {
-      const group = filled[Math.floor(random() * filled.length)] as readonly number[];
-      for (let j = 0; j < group.length; j++)
-        sample.push(group[Math.floor(random() * group.length)] as number);
-    }
-    medians[i] = median(sample);
-  }
-  medians.sort((a, b) => a - b);
-  const tail = (1 - level) / 2;
-  const at = (q: number) => medians[Math.min(resamples - 1, Math.floor(q * resamples))] as number;
-  return [at(tail), at(1 - tail)];
+  return bootstrapMedianInterval(
+    (random) => {
+      sample.length = 0;
+      for (let g = 0; g < filled.length; g++) {
+        const group = filled[Math.floor(random() * filled.length)] as readonly number[];
+        for (let j = 0; j < group.length; j++)
+          sample.push(group[Math.floor(random() * group.length)] as number);
+      }
+      return sample;
+    },
+    level,
+    resamples,
+    seed,
+  );
 }
