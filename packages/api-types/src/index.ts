@@ -1,26 +1,34 @@
 /**
- * Types of the Animal Store API, generated from openapi/openapi.yaml (see src/generated/openapi.ts),
- * plus short aliases for the schemas callers use most.
+ * Types of the contract, generated from its bundled spec (src/generated/openapi.ts): openapi-typescript's
+ * `paths`, `components` and `operations`, a named type per component schema (named by the rule of
+ * scripts/render-types.mjs), the plan names and the parameters with defaults. Nothing here names
+ * a schema: the named types come from the contract itself.
  */
-import type {
-  components,
-  operations,
-  ParameterDefaults,
-  Plan,
-  paths,
-} from "./generated/openapi.js";
+import type { operations } from "./generated/openapi.js";
 
-export type { components, operations, ParameterDefaults, Plan, paths };
+export type * from "./generated/openapi.js";
 
-/** An animal of the store, as the API returns it. */
-export type Pet = components["schemas"]["Pet"];
-/** The body that creates an animal. */
-export type NewPet = components["schemas"]["NewPet"];
-/** Availability status of an animal. */
-export type PetStatus = components["schemas"]["PetStatus"];
-/** The body of every error response. */
-export type ApiError = components["schemas"]["Error"];
-/** The machine-readable error codes. */
-export type ApiErrorCode = ApiError["code"];
 /** The operation ids of the API. */
 export type OperationId = keyof operations;
+
+type ValueOf<T> = T[keyof T];
+
+/** The body types of a response map's error answers (4xx, 5xx, `4XX`, `5XX`, `default`). */
+type ErrorBodies<Responses> = ValueOf<{
+  [Status in keyof Responses]: `${Status & (string | number)}` extends
+    | `4${string}`
+    | `5${string}`
+    | "default"
+    ? Responses[Status] extends { content: infer Content }
+      ? ValueOf<Content>
+      : never
+    : never;
+}>;
+
+/** The body of an error response of the contract: the union of every operation's error bodies. */
+export type ApiError = ValueOf<{
+  [Id in OperationId]: ErrorBodies<operations[Id]["responses"]>;
+}>;
+
+/** The `code` property of the contract's error body, when it has one (else `never`). */
+export type ApiErrorCode = ApiError extends { code: infer Code } ? Code : never;

@@ -3,17 +3,10 @@
  * a request id per call, timeouts and a deadline, pacing under the key's rate limit, retries
  * that honour `Retry-After`, per-response metadata, deprecation notices and paging.
  */
-export type {
-  ApiError as ApiErrorBody,
-  ApiErrorCode,
-  components,
-  NewPet,
-  OperationId,
-  operations,
-  Pet,
-  PetStatus,
-  paths,
-} from "@animal-store/api-types";
+// The contract's types: paths, components, operations and a named type per component schema
+// (generated from the schema names), the error body derived from its error responses.
+export type * from "@animal-store/api-types";
+export type { ApiError as ApiErrorBody } from "@animal-store/api-types";
 export { ApiError, isApiErrorBody, type SuccessData, unwrap } from "./api-error.js";
 export type { ApiKeySource } from "./auth.js";
 export {
