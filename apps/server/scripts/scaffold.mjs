@@ -1,43 +1,36 @@
 #!/usr/bin/env node
-// `pnpm scaffold`: for each operation of the bundled spec that has no handler in
-// src/handlers/index.ts, writes
-//   - src/handlers/<operation>.ts: a typed handler that answers 500 not_implemented until its body
-//     is written, registered in src/handlers/index.ts (an import and an entry above the marker);
-//   - the store method's signature in PetStore (src/store/types.ts, optional until KyselyStore
-//     implements it; typed by OperationInput/OperationOutput);
-//   - test/handlers/<operation>.test.ts: a test that fails until the handler is written.
-// It never overwrites a file: an existing handler or test file is left as it is and named.
+// `pnpm scaffold [--prune]`: the Animal Store's use of @animal-store/scaffold (packages/scaffold,
+// which serves any application on the engine). For each operation of the bundled spec without a
+// handler in src/handlers/index.ts it writes the handler stub (it answers `not_implemented` until
+// its body is written), registers it, adds the store method's signature to PetStore
+// (src/store/types.ts) and writes a test that fails until the handler is written. Handlers whose
+// operation left the spec are named; --prune removes them. It never overwrites a file, and it
+// reads only text: it runs while the handlers do not compile.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { bundledSpecPath, readSpec, specOperations } from "@animal-store/openapi";
+import { bundledSpecPath, readSpec } from "@animal-store/openapi";
+import { scaffold } from "@animal-store/scaffold";
 
-// SCAFFOLD_DIR and OPENAPI_BUNDLE (as the server reads it) let its test run on scratch copies.
-const server = process.env.SCAFFOLD_DIR ?? fileURLToPath(new URL("..", import.meta.url));
-const at = (path) => `${server}${path}`;
-const MARKER = "  // scaffold: new handlers above this line";
-const STORE_MARKER = "  // scaffold: new store methods above this line";
+const USAGE = `Usage: pnpm scaffold [--prune]
 
-const kebab = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+Writes a handler stub, its registration, its store signature and a failing test for each
+operation of openapi/openapi.yaml the server has no handler for; names the handlers whose
+operation left the spec.
 
-/** The operationIds src/handlers/index.ts registers. */
-function registered(index) {
-  const body = index.slice(index.indexOf("handlerFactories = {"), index.indexOf(MARKER));
-  return new Set([...body.matchAll(/^ {2}(\w+),?$/gm)].map((match) => match[1]));
+  --prune   also remove those handlers (entry, import, files, scaffold-written store signature)
+  --help    this text`;
+
+// pnpm may pass a lone "--" before the arguments.
+const args = process.argv.slice(2).filter((arg) => arg !== "--");
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
 }
-
-const handlerStub = (
-  op,
-) => `/** ${op.operationId}: ${op.summary ?? `${op.method} ${op.path}`}. Written by \`pnpm scaffold\`: fill in the body. */
-import type { HandlerFactory } from "./types.js";
-
-export const ${op.operationId}: HandlerFactory<"${op.operationId}"> = (_store) => async ({ reply }) =>
-  reply(500, {
-    code: "not_implemented",
-    message: "The operation ${op.operationId} is not implemented yet by this server.",
-    status: 500,
-  });
-`;
+const unknown = args.filter((arg) => arg !== "--prune");
+if (unknown.length > 0) {
+  console.error(`scaffold: unknown argument ${unknown[0]}\n\n${USAGE}`);
+  process.exit(2);
+}
 
 const testStub = (
   op,
@@ -48,11 +41,11 @@ import { describe, expect, it } from "vitest";
 import { startTestApp } from "../support/test-app.js";
 
 const { spec } = loadBundledSpec();
-const operation = specOperations(spec).find((op) => op.operationId === "${op.operationId}");
+const operation = specOperations(spec).find((op) => op.operationId === ${JSON.stringify(op.operationId)});
 
-describe("${op.operationId}", () => {
+describe(${JSON.stringify(op.operationId)}, () => {
   it("is implemented: its example request is not answered 500 not_implemented", async () => {
-    if (!operation) throw new Error("${op.operationId} is not in the spec any more");
+    if (!operation) throw new Error(${JSON.stringify(`${op.operationId} is not in the spec any more`)});
     const request = exampleRequest(spec, "", operation);
     const app = await startTestApp();
     try {
@@ -69,64 +62,29 @@ describe("${op.operationId}", () => {
 });
 `;
 
-const { spec } = readSpec(process.env.OPENAPI_BUNDLE || bundledSpecPath);
-let index = readFileSync(at("src/handlers/index.ts"), "utf8");
-let store = readFileSync(at("src/store/types.ts"), "utf8");
-if (!index.includes(MARKER) || !store.includes(STORE_MARKER)) {
-  console.error("scaffold: the markers in src/handlers/index.ts or src/store/types.ts are gone");
+// SCAFFOLD_DIR and OPENAPI_BUNDLE (as the server reads it) let its test run on scratch copies.
+const dir = process.env.SCAFFOLD_DIR ?? fileURLToPath(new URL("..", import.meta.url));
+let result;
+try {
+  result = scaffold({
+    dir,
+    spec: readSpec(process.env.OPENAPI_BUNDLE || bundledSpecPath).spec,
+    store: { file: "src/store/types.ts", interface: "PetStore" },
+    testStub,
+    prune: args.includes("--prune"),
+  });
+} catch (error) {
+  console.error(`scaffold: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-const have = registered(index);
-const missing = specOperations(spec).filter((op) => !have.has(op.operationId));
-if (missing.length === 0) console.log("scaffold: every operation of the spec has a handler");
-/** The files this run wrote or changed, formatted at the end as `pnpm lint:code` wants them. */
-const touched = new Set();
-for (const op of missing) {
-  const file = kebab(op.operationId);
-  for (const [path, text] of [
-    [`src/handlers/${file}.ts`, handlerStub(op)],
-    [`test/handlers/${file}.test.ts`, testStub(op)],
-  ]) {
-    if (existsSync(at(path))) {
-      console.log(`scaffold: ${path} exists, left as it is`);
-      continue;
-    }
-    mkdirSync(at(path.slice(0, path.lastIndexOf("/"))), { recursive: true });
-    writeFileSync(at(path), text);
-    touched.add(at(path));
-    console.log(`scaffold: wrote ${path}`);
-  }
-  const importLine = `import { ${op.operationId} } from "./${file}.js";\n`;
-  if (!index.includes(importLine)) {
-    const firstImport = index.indexOf("import { ");
-    index = `${index.slice(0, firstImport)}${importLine}${index.slice(firstImport)}`;
-  }
-  index = index.replace(MARKER, `  ${op.operationId},\n${MARKER}`);
-  console.log(`scaffold: registered ${op.operationId} in src/handlers/index.ts`);
-  if (!store.includes(`  ${op.operationId}?(`)) {
-    const signature = `  /** ${op.operationId} (${op.method} ${op.path}). Written by \`pnpm scaffold\`: implement it in KyselyStore, then make it required. */\n  ${op.operationId}?(input: OperationInput<"${op.operationId}">): Promise<OperationOutput<"${op.operationId}">>;\n`;
-    store = store.replace(STORE_MARKER, `${signature}${STORE_MARKER}`);
-    if (!store.includes("./operation-io.js")) {
-      store = store.replace(
-        /\n\n\/\*\* Which pets a list returns/,
-        `\nimport type { OperationInput, OperationOutput } from "./operation-io.js";\n\n/** Which pets a list returns`,
-      );
-    }
-    console.log(`scaffold: added ${op.operationId}'s signature to PetStore (src/store/types.ts)`);
-  }
-}
-writeFileSync(at("src/handlers/index.ts"), index);
-writeFileSync(at("src/store/types.ts"), store);
-if (missing.length > 0) {
-  touched.add(at("src/handlers/index.ts"));
-  touched.add(at("src/store/types.ts"));
+if (result.touched.length > 0) {
   // Formatted (imports sorted too) with the repository's Biome settings, so `pnpm test`
   // (lint:code) passes on what was written: the lines' length depends on the operation's name.
   const repo = fileURLToPath(new URL("../../..", import.meta.url));
   try {
     execFileSync(
       `${repo}node_modules/.bin/biome`,
-      ["check", "--write", `--config-path=${repo}biome.json`, ...touched],
+      ["check", "--write", `--config-path=${repo}biome.json`, ...result.touched],
       { stdio: "pipe" },
     );
   } catch (error) {
@@ -134,5 +92,5 @@ if (missing.length > 0) {
       `scaffold: could not format the files written (${String(error.stderr ?? error.message).trim()}): run pnpm format`,
     );
   }
-  console.log("scaffold: now fill in the bodies");
 }
+if (result.written.length > 0) console.log("scaffold: now fill in the bodies");

@@ -42,7 +42,7 @@ describe("pnpm scaffold", () => {
     expect(said).toContain("wrote src/handlers/list-animals-scaffold.ts");
     const stub = readFileSync(join(temp.dir, "src/handlers/list-animals-scaffold.ts"), "utf8");
     expect(stub).toContain(`export const ${OP}: HandlerFactory<"${OP}">`);
-    expect(stub).toContain('code: "not_implemented"');
+    expect(stub).toContain(`notImplemented("${OP}")`);
     const index = readFileSync(join(temp.dir, "src/handlers/index.ts"), "utf8");
     expect(index).toContain(`import { ${OP} } from "./list-animals-scaffold.js";`);
     expect(index).toMatch(

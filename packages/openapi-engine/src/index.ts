@@ -43,6 +43,7 @@ export {
   portTakenMessage,
 } from "./http-server/port-holder.js";
 export { createLogger, type Logger } from "./logger.js";
+export { notImplemented } from "./not-implemented.js";
 export type { CompiledOperation, HandlerSet } from "./operations.js";
 export type { OpsRoute } from "./ops-routes/ops-routes.js";
 export {
