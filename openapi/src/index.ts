@@ -52,5 +52,16 @@ export {
   type ServerStatus,
   undeclaredStatuses,
 } from "./server-statuses.js";
-export { type SourceLines, type SpecPath, sourceLines } from "./source-lines.js";
+export { place, type SourceLines, type SpecPath, sourceLines } from "./source-lines.js";
+export {
+  follow,
+  jsonMedia,
+  type Located,
+  type OperationResponse,
+  operationPath,
+  operationResponses,
+  type ResponseExample,
+  responseExamples,
+  texts,
+} from "./spec-walk.js";
 export { type StoredResource, storedResources } from "./stored-resources.js";

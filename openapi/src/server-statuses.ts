@@ -4,6 +4,7 @@
  * the contract (a 500 in development, an undocumented answer in production); the lint rule
  * `spec-facts/server-statuses` reads this list, so the spec is told when it is edited.
  */
+import type { OpenApiDocument } from "./document.js";
 import { allowsAnonymous, type SpecOperation } from "./operations.js";
 
 /** One status the server can send, the operations it applies to, and the reason. */
@@ -13,6 +14,13 @@ export interface ServerStatus {
   applies(operation: SpecOperation): boolean;
   /** Why it can, in a sentence that completes "because ...". */
   why: string;
+  /**
+   * Whether the contract itself declares what makes the server send it to `operation` (a
+   * rate-limit plan, a sunset, a body limit): the generic lint layer requires only these
+   * (`spec-facts/server-statuses` with `scope: declared`); the rest follow from how the engine
+   * works (`scope: engine`). Absent: never from a declaration alone.
+   */
+  declaredBy?(spec: OpenApiDocument, operation: SpecOperation): boolean;
 }
 
 const always = () => true;
@@ -33,11 +41,14 @@ export const SERVER_STATUSES: readonly ServerStatus[] = [
   {
     status: "410",
     applies: (operation) => operation.operation["x-sunset"] !== undefined,
+    declaredBy: (_spec, operation) => operation.operation["x-sunset"] !== undefined,
     why: "it has an x-sunset: from that instant it answers 410 gone",
   },
   {
     status: "413",
     applies: takesBody,
+    declaredBy: (spec, operation) =>
+      takesBody(operation) && spec.info["x-request-body-limit-bytes"] !== undefined,
     why: "it takes a body: one over info.x-request-body-limit-bytes gets 413 payload_too_large",
   },
   {
@@ -48,6 +59,7 @@ export const SERVER_STATUSES: readonly ServerStatus[] = [
   {
     status: "429",
     applies: always,
+    declaredBy: (spec) => spec.info["x-rate-limit-plans"] !== undefined,
     why: "every request is counted (per API key, or per client address without one), and one over the limit gets 429",
   },
   {
@@ -69,9 +81,19 @@ export function declaresStatus(declared: readonly string[], status: string): boo
   );
 }
 
-/** The statuses the server can send for `operation` that it does not declare. */
-export function undeclaredStatuses(operation: SpecOperation): ServerStatus[] {
+/**
+ * The statuses the server can send for `operation` that it does not declare: every one (`engine`),
+ * or only those the contract's own declarations make it send (`declared`, with `spec`).
+ */
+export function undeclaredStatuses(
+  operation: SpecOperation,
+  scope: { spec: OpenApiDocument; only: "declared" } | undefined = undefined,
+): ServerStatus[] {
   return SERVER_STATUSES.filter(
-    (entry) => entry.applies(operation) && !declaresStatus(operation.statuses, entry.status),
+    (entry) =>
+      (scope === undefined
+        ? entry.applies(operation)
+        : entry.declaredBy?.(scope.spec, operation) === true) &&
+      !declaresStatus(operation.statuses, entry.status),
   );
 }

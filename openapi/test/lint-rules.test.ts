@@ -37,7 +37,7 @@ const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
     },
   ],
   [
-    "rule/response-declares-rate-limit-headers",
+    "spec-facts/rate-limit-headers",
     "a 200 without X-RateLimit-Remaining",
     (s) => {
       delete listPets(s).responses["200"].headers["X-RateLimit-Remaining"];
@@ -51,7 +51,7 @@ const breakages: [rule: string, why: string, edit: (spec: Json) => void][] = [
     },
   ],
   [
-    "rule/429-declares-retry-after",
+    "spec-facts/rate-limit-headers",
     "a 429 without Retry-After",
     (s) => {
       delete s.components.responses.TooManyRequests.headers["Retry-After"];

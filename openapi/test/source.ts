@@ -9,8 +9,8 @@ import { expect } from "vitest";
 import { parse } from "yaml";
 import type { OpenApiDocument } from "../src/document.js";
 import { specOperations } from "../src/operations.js";
-import { follow, type Located, operationPath } from "../src/redocly/spec-walk.js";
 import { type SpecPath, sourceLines } from "../src/source-lines.js";
+import { follow, type Located, operationPath } from "../src/spec-walk.js";
 import type { Json } from "./spec.js";
 
 const here = new URL("..", import.meta.url).pathname;

@@ -24,7 +24,7 @@ RESERVED.add("Plan").add("ParameterDefaults").add("OperationId");
 
 /**
  * SCHEMA NAMES: the type name of component schema `name`. A name that is an identifier is kept,
- * its first letter upper-cased (`Pet` → `Pet`, `error` → `Error`); any other is split at each
+ * its first letter upper-cased (`Item` → `Item`, `error` → `Error`); any other is split at each
  * character an identifier cannot hold, each word's first letter upper-cased and the words joined
  * (`New-Booking` → `NewBooking`, `booking.status` → `BookingStatus`), with `_` before a leading
  * digit. A name taken already (by this module or an earlier schema, in document order) gets

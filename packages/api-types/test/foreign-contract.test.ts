@@ -90,7 +90,7 @@ describe("types of a foreign contract", { timeout: 60_000 }, () => {
 describe("schema type names", () => {
   it("keep identifiers, PascalCase the rest, and never collide", () => {
     const names = schemaTypeNames([
-      "Pet",
+      "Item",
       "error",
       "New-Booking",
       "booking.status",
@@ -98,7 +98,7 @@ describe("schema type names", () => {
       "new_x",
     ]);
     expect(Object.fromEntries(names)).toEqual({
-      Pet: "Pet",
+      Item: "Item",
       error: "Error",
       "New-Booking": "NewBooking",
       "booking.status": "BookingStatus",

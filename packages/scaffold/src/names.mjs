@@ -3,11 +3,11 @@
 // - IDENTIFIER (the handler's exported const, the store method): the operationId's words, split
 //   at every character that is not a letter or a digit and between a lower-case letter or digit
 //   and an upper-case one, joined in camelCase: the first word's first letter lower-cased, every
-//   other word's upper-cased, the rest kept (`get-stations` → `getStations`, `listPets` →
-//   `listPets`, `put_account.avatar` → `putAccountAvatar`). A leading digit gets `_` before it;
+//   other word's upper-cased, the rest kept (`get-stations` → `getStations`, `listItems` →
+//   `listItems`, `put_account.avatar` → `putAccountAvatar`). A leading digit gets `_` before it;
 //   a reserved word gets `Operation` after it (`delete` → `deleteOperation`).
 // - FILE NAME (`<name>.ts` of the handler and of its test): the same words, lower-cased and joined
-//   by `-` (kebab-case: `get-stations`, `list-pets`, `put-account-avatar`).
+//   by `-` (kebab-case: `get-stations`, `list-items`, `put-account-avatar`).
 
 const RESERVED = new Set(
   "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield await async of type".split(

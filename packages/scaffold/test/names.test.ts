@@ -5,7 +5,7 @@ import { fileNameOf, identifierOf } from "../src/names.mjs";
 describe("the scaffold's naming rules", () => {
   it("IDENTIFIER: camelCase of the operationId's words", () => {
     expect(identifierOf("get-stations")).toBe("getStations");
-    expect(identifierOf("listPets")).toBe("listPets");
+    expect(identifierOf("listItems")).toBe("listItems");
     expect(identifierOf("put_account.avatar")).toBe("putAccountAvatar");
     expect(identifierOf("GetHTTPThing")).toBe("getHTTPThing");
     expect(identifierOf("2fa-reset")).toBe("_2faReset");
@@ -14,7 +14,7 @@ describe("the scaffold's naming rules", () => {
 
   it("FILE NAME: kebab-case of the same words", () => {
     expect(fileNameOf("get-stations")).toBe("get-stations");
-    expect(fileNameOf("listPets")).toBe("list-pets");
+    expect(fileNameOf("listItems")).toBe("list-items");
     expect(fileNameOf("put_account.avatar")).toBe("put-account-avatar");
   });
 });

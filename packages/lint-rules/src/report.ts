@@ -4,8 +4,13 @@
  * output shows only the first location of a problem, so a fact stated in two places is reported
  * with both places written into the message.
  */
-import type { OpenApiDocument } from "../document.js";
-import { place, type SourceLines, type SpecPath, sourceLines } from "../source-lines.js";
+import {
+  type OpenApiDocument,
+  place,
+  type SourceLines,
+  type SpecPath,
+  sourceLines,
+} from "@animal-store/openapi";
 
 /** A document Redocly read: its file and text. */
 export interface RedoclySource {
@@ -73,13 +78,15 @@ function existing(root: unknown, path: SpecPath): SpecPath {
  * operation without operationId, a `$ref` to nowhere) is reported as such: the rules of the
  * recommended set name the cause.
  */
-export function rootRule(check: (facts: SpecReporter) => void) {
-  return () => ({
+export function rootRule<Options extends object = Record<string, unknown>>(
+  check: (facts: SpecReporter, options: Partial<Options>) => void,
+) {
+  return (options: Partial<Options> = {}) => ({
     Root: {
       enter(root: unknown, ctx: RuleContext) {
         const facts = reporter(root, ctx);
         try {
-          check(facts);
+          check(facts, options ?? {});
         } catch (error) {
           facts.report([], `the spec could not be read for this rule: ${(error as Error).message}`);
         }

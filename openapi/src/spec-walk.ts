@@ -3,9 +3,9 @@
  * they point at is reported at its own path (a shared component is one place, however many
  * operations use it).
  */
-import { isJsonObject, type JsonObject, type OpenApiDocument } from "../document.js";
-import type { SpecOperation } from "../operations.js";
-import type { SpecPath } from "../source-lines.js";
+import { isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
+import type { SpecOperation } from "./operations.js";
+import type { SpecPath } from "./source-lines.js";
 
 /** A node of the document and where it is written. */
 export interface Located<T = JsonObject> {

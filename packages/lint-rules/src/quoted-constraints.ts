@@ -3,11 +3,16 @@
  * constraint of a parameter or body property; this finds the schema each names and says where a
  * quoted number or value list differs from it.
  */
-import { isJsonObject } from "../document.js";
-import type { SpecOperation } from "../operations.js";
+import {
+  follow,
+  isJsonObject,
+  jsonMedia,
+  type Located,
+  operationPath,
+  type SpecOperation,
+} from "@animal-store/openapi";
 import { proseNumber } from "./prose-text.js";
 import type { SpecReporter } from "./report.js";
-import { follow, jsonMedia, type Located, operationPath } from "./spec-walk.js";
 
 /** A quoted constraint that does not hold, and why. */
 export interface QuotedProblem {

@@ -6,14 +6,20 @@
  * the two, and that no response of an operation that is not deprecated declares the headers
  * only deprecated operations are sent.
  */
-import { isJsonObject, type JsonObject } from "../document.js";
-import { operationDeprecation } from "../extensions.js";
-import { type SpecOperation, specOperations } from "../operations.js";
-import type { SpecPath } from "../source-lines.js";
+import {
+  follow,
+  isJsonObject,
+  type JsonObject,
+  operationDeprecation,
+  operationPath,
+  type SpecOperation,
+  type SpecPath,
+  specOperations,
+  texts,
+} from "@animal-store/openapi";
 import { datePart, proseDates } from "./prose-dates.js";
 import { sentences } from "./prose-text.js";
 import { rootRule, type SpecReporter } from "./report.js";
-import { follow, operationPath, texts } from "./spec-walk.js";
 
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -33,7 +39,7 @@ function* textsAbout(
     seen.add(shared.path.join("/"));
     for (const [text, path] of texts(shared.node, shared.path)) yield [text, path, 0];
   }
-  // `GET /pets` must not match a sentence about `GET /pets/{petId}`.
+  // `GET /items` must not match a sentence about `GET /items/{itemId}`.
   const naming = new RegExp(
     `(${escaped(`${operation.method} ${operation.path}`)}|\\b${escaped(operation.operationId)})(?![\\w/{])`,
   );
@@ -102,7 +108,11 @@ function checkUndeprecated(facts: SpecReporter, operation: SpecOperation) {
 export const deprecationRule = rootRule((facts) => {
   const operations = specOperations(facts.spec);
   for (const operation of operations) {
-    if (operation.deprecated) checkOperation(facts, operation, operations);
-    else checkUndeprecated(facts, operation);
+    // A deprecation with none of the extensions is plain OpenAPI: nothing is stated to compare.
+    const stated = ["x-deprecated-since", "x-sunset", "x-replacement"].some(
+      (key) => operation.operation[key] !== undefined,
+    );
+    if (operation.deprecated && stated) checkOperation(facts, operation, operations);
+    else if (!operation.deprecated) checkUndeprecated(facts, operation);
   }
 });

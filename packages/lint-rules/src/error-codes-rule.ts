@@ -5,12 +5,18 @@
  * every example's `status` is the status of the response it is under, and the row of its code
  * says the same status. Each difference names both lines.
  */
-import { isJsonObject, type JsonObject } from "../document.js";
-import { specOperations } from "../operations.js";
-import type { SpecPath } from "../source-lines.js";
+import {
+  follow,
+  isJsonObject,
+  type JsonObject,
+  jsonMedia,
+  operationResponses,
+  responseExamples,
+  type SpecPath,
+  specOperations,
+} from "@animal-store/openapi";
 import { proseTables, type TableRow } from "./prose-text.js";
 import { rootRule, type SpecReporter } from "./report.js";
-import { follow, jsonMedia, operationResponses, responseExamples } from "./spec-walk.js";
 
 const DESCRIPTION = ["info", "description"];
 const CONNECTION = ["info", "x-connection-errors", "schema", "properties"];

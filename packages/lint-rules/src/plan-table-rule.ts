@@ -4,7 +4,7 @@
  * a custom plan's keys are counted on). Each restatement must agree with the extension; a
  * difference is reported with the prose line and the extension's line.
  */
-import { isJsonObject, type JsonObject } from "../document.js";
+import { isJsonObject, type JsonObject } from "@animal-store/openapi";
 import {
   lineInSentence,
   proseNumber,

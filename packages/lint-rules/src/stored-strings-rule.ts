@@ -1,15 +1,24 @@
 /**
- * `spec-facts/stored-strings`: every string property of a request body refuses U+0000 by a rule
+ * `spec-facts/stored-strings`: where the application stores what a request body carries, every
+ * string property of it refuses U+0000 by a rule
  * the spec states (a `pattern` that does not match it, or an `enum`/`const` without it). A NUL
  * cannot be stored byte for byte: SQLite reads such a string back cut at the NUL and PostgreSQL
  * refuses it, so without the rule a `201` would alter what the client sent (or a `500` follow).
  * With it the server answers `400 validation_failed` before anything is stored.
+ *
+ * Option `stores`: which request bodies the application stores: `all` (every JSON request body),
+ * or a list of component schema names. The default, none: lint cannot know what an application
+ * stores, so the generic layer checks nothing until the application's configuration says.
  */
-import { deref, isJsonObject, type JsonObject } from "../document.js";
-import { specOperations } from "../operations.js";
-import type { SpecPath } from "../source-lines.js";
+import {
+  deref,
+  isJsonObject,
+  type JsonObject,
+  operationPath,
+  type SpecPath,
+  specOperations,
+} from "@animal-store/openapi";
 import { rootRule } from "./report.js";
-import { operationPath } from "./spec-walk.js";
 
 /** Whether `schema` (a string schema, `$ref`s followed) refuses a string holding U+0000. */
 function refusesNul(schema: JsonObject): boolean {
@@ -27,11 +36,15 @@ function refusesNul(schema: JsonObject): boolean {
   }
 }
 
-/** The path a `$ref` (`#/components/schemas/NewPet`) points at. */
+/** The path a `$ref` (`#/components/schemas/NewItem`) points at. */
 const refPath = (ref: string): SpecPath => ref.replace(/^#\//, "").split("/");
 
 /** The rule's visitor factory. */
-export const storedStringsRule = rootRule((facts) => {
+export const storedStringsRule = rootRule<{ stores: "all" | string[] }>((facts, options) => {
+  const stores = options.stores ?? [];
+  const stored = (at: SpecPath) =>
+    stores === "all" ||
+    (Array.isArray(stores) && at[0] === "components" && stores.includes(String(at[2])));
   const seen = new Set<string>();
   for (const operation of specOperations(facts.spec)) {
     const content = operation.requestBody?.content;
@@ -42,6 +55,7 @@ export const storedStringsRule = rootRule((facts) => {
       isJsonObject(raw) && typeof raw.$ref === "string"
         ? refPath(raw.$ref)
         : [...operationPath(operation), "requestBody", "content", "application/json", "schema"];
+    if (!stored(at)) continue;
     const schema = deref<JsonObject | undefined>(facts.spec, raw);
     const properties = isJsonObject(schema?.properties) ? schema.properties : {};
     for (const [name, property] of Object.entries(properties)) {

@@ -1,8 +1,12 @@
+import {
+  deprecationHeaders,
+  deref,
+  type JsonObject,
+  type OpenApiDocument,
+  operationDeprecation,
+  specOperations,
+} from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
-import type { JsonObject, OpenApiDocument } from "../document.js";
-import { deref } from "../document.js";
-import { deprecationHeaders, operationDeprecation } from "../extensions.js";
-import { specOperations } from "../operations.js";
 import { writeDeprecationHeaders } from "./deprecation-headers.js";
 
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });

@@ -8,9 +8,16 @@
  * bundle in development), the mock, the docs and the generated types all see the same value, and
  * changing `x-sunset` alone changes it everywhere.
  */
-import { deref, isJsonObject, type JsonObject, type OpenApiDocument } from "../document.js";
-import { deprecationHeaders, operationDeprecation } from "../extensions.js";
-import { type SpecOperation, specOperations } from "../operations.js";
+import {
+  deprecationHeaders,
+  deref,
+  isJsonObject,
+  type JsonObject,
+  type OpenApiDocument,
+  operationDeprecation,
+  type SpecOperation,
+  specOperations,
+} from "@animal-store/openapi";
 
 /** Headers whose schema is pinned to the value (`Link` may carry other links too, e.g. paging). */
 const PINNED = new Set(["deprecation", "sunset"]);

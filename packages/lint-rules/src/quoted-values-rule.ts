@@ -7,14 +7,18 @@
  * description saying "from 1 to 100" or "1 to 100 characters" agrees with its own schema's bounds.
  * Each difference names the text's line and the value's line.
  */
-import { isJsonObject, type JsonObject } from "../document.js";
-import { basePathOf } from "../extensions.js";
-import { specOperations } from "../operations.js";
-import type { SpecPath } from "../source-lines.js";
+import {
+  basePathOf,
+  follow,
+  isJsonObject,
+  type JsonObject,
+  responseExamples,
+  type SpecPath,
+  specOperations,
+} from "@animal-store/openapi";
 import { proseNumber } from "./prose-text.js";
 import { messageConstraints } from "./quoted-constraints.js";
 import { rootRule, type SpecReporter } from "./report.js";
-import { follow, responseExamples } from "./spec-walk.js";
 
 /** A phrase that quotes a value the spec states in one place. */
 interface Quote {
