@@ -7,6 +7,7 @@ import {
   rateLimitPolicy,
   requestBodyLimitBytes,
   requestTargetLimitBytes,
+  serverBasePaths,
 } from "./extensions.js";
 import { loadBundledSpec } from "./load.js";
 import { specOperations } from "./operations.js";
@@ -184,5 +185,20 @@ describe("operationDeprecation", () => {
     expect(() =>
       operationDeprecation(spec, deprecated({ "x-deprecated-since": undefined }), operations),
     ).toThrow(`${first.operationId}: x-deprecated-since must be a date`);
+  });
+});
+
+describe("serverBasePaths", () => {
+  it("lists each distinct base path in the servers' order, variables at their defaults", () => {
+    expect(
+      serverBasePaths({
+        servers: [
+          { url: "https://a.test/ferries/v2/" },
+          { url: "https://b.test/{version}", variables: { version: { default: "v2" } } },
+          { url: "https://c.test/ferries/v2" },
+        ],
+      }),
+    ).toEqual(["/ferries/v2", "/v2"]);
+    expect(serverBasePaths({ servers: [] })).toEqual([""]);
   });
 });

@@ -7,8 +7,11 @@
 import { isJsonObject, type OpenApiDocument } from "./document.js";
 import type { SpecOperation } from "./operations.js";
 
-/** The path every server URL ends with (`/v1`), or "" for none; throws when servers disagree. */
-export function basePathOf(spec: Pick<OpenApiDocument, "servers">): string {
+/**
+ * The distinct base paths of the servers (`/v1`), in the servers' order, variables at their
+ * defaults; `[""]` when there is no server.
+ */
+export function serverBasePaths(spec: Pick<OpenApiDocument, "servers">): string[] {
   const bases = new Set(
     (spec.servers ?? []).map((server) => {
       const url = server.url.replace(
@@ -18,6 +21,12 @@ export function basePathOf(spec: Pick<OpenApiDocument, "servers">): string {
       return new URL(url, "http://localhost").pathname.replace(/\/+$/, "");
     }),
   );
+  return bases.size === 0 ? [""] : [...bases];
+}
+
+/** The path every server URL ends with (`/v1`), or "" for none; throws when servers disagree. */
+export function basePathOf(spec: Pick<OpenApiDocument, "servers">): string {
+  const bases = new Set(serverBasePaths(spec));
   if (bases.size > 1) {
     throw new Error(`the spec's servers disagree on the base path: ${[...bases].join(", ")}`);
   }

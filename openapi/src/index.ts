@@ -27,6 +27,7 @@ export {
   rateLimitPolicy,
   requestBodyLimitBytes,
   requestTargetLimitBytes,
+  serverBasePaths,
 } from "./extensions.js";
 export { bundledSpecPath, type LoadedSpec, loadBundledSpec, readSpec } from "./load.js";
 export {

@@ -48,5 +48,5 @@ if (options.stateful) {
   console.log(`Point the client's baseUrl at ${mock.url}; any well-formed bearer key is accepted.`);
   console.log(`Data lives in memory until it stops; POST ${mock.resetUrl} puts the seed back.`);
 } else {
-  console.log(`Point the client's baseUrl at ${mock.url}; any bearer token is accepted.`);
+  console.log(mock.note);
 }

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import { createLogger } from "@stoplight/prism-core";
 import { getHttpOperationsFromSpec } from "@stoplight/prism-http";
 import { createServer } from "@stoplight/prism-http-server";
+import { credentialsNote } from "./credentials-note.mjs";
 import { mockSpecFrom } from "./mock-spec.mjs";
 import { prismLogDestination } from "./prism-log.mjs";
 
@@ -15,14 +16,14 @@ export const BUNDLED_SPEC_PATH = createRequire(import.meta.url).resolve(
 );
 
 /**
- * Starts Prism on the bundled spec with its paths under the servers' base path (`/v1`).
+ * Starts Prism on the bundled spec with its paths under each of the servers' base paths (`/v1`).
  * @param {import("./start.mjs").MockOptions} options
  * @returns {Promise<import("./start.mjs").RunningMock>}
  */
 export async function startPrismMock(options) {
   const specPath = options.specPath ?? BUNDLED_SPEC_PATH;
   const bundled = JSON.parse(await readFile(specPath, "utf8"));
-  const { spec, basePath } = mockSpecFrom(bundled);
+  const { spec, basePath, basePaths } = mockSpecFrom(bundled);
   const operations = await getHttpOperationsFromSpec(spec);
   const logger = createLogger(
     "MOCK",
@@ -49,9 +50,11 @@ export async function startPrismMock(options) {
     },
   });
   const origin = await server.listen(options.port, options.host);
+  const others = basePaths.slice(1).map((base) => `${origin}${base}`);
   return {
     origin,
     url: `${origin}${basePath}`,
+    note: `Point the client's baseUrl at ${origin}${basePath}${others.length > 0 ? ` (or ${others.join(", ")})` : ""}; ${credentialsNote(bundled)}`,
     description: options.dynamic ? "generated data" : "the spec's named examples",
     reset: async () => {},
     close: () => server.close(),
