@@ -3,6 +3,7 @@
 // never runs beside a build of the same files (it waits for what it reads; builds wait for it).
 // Read from turbo's own plan (--dry=json), not from turbo.json, so the test follows turbo's rules.
 import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -76,6 +77,25 @@ describe("the build graph", () => {
       expect(upstream(graph, "@animal-store/client#generate")).toContain(
         "@animal-store/api-types#generate",
       );
+    },
+    PLAN_TIMEOUT_MS,
+  );
+
+  it(
+    "pnpm generate and generate:check build no application (they run before its handlers compile)",
+    () => {
+      const apps = new Set(
+        readdirSync(`${root}apps`).map(
+          (dir) => JSON.parse(readFileSync(`${root}apps/${dir}/package.json`, "utf8")).name,
+        ),
+      );
+      for (const task of ["generate", "generate:check"]) {
+        const graph = plan(task);
+        const built = [...graph.keys()].filter(
+          (id) => id.endsWith("#build") && apps.has(id.slice(0, id.lastIndexOf("#"))),
+        );
+        expect(built, task).toEqual([]);
+      }
     },
     PLAN_TIMEOUT_MS,
   );
