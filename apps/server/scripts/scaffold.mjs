@@ -8,8 +8,7 @@
 // reads only text: it runs while the handlers do not compile.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { bundledSpecPath, readSpec } from "@animal-store/openapi";
-import { scaffold } from "@animal-store/scaffold";
+import { PREBUILD_TURBO_ARGS } from "./scaffold-prebuild.mjs";
 
 const USAGE = `Usage: pnpm scaffold [--prune]
 
@@ -26,7 +25,7 @@ if (args.includes("--help") || args.includes("-h")) {
   console.log(USAGE);
   process.exit(0);
 }
-const unknown = args.filter((arg) => arg !== "--prune");
+const unknown = args.filter((arg) => arg !== "--prune" && arg !== "--prebuild");
 if (unknown.length > 0) {
   console.error(`scaffold: unknown argument ${unknown[0]}\n\n${USAGE}`);
   process.exit(2);
@@ -62,6 +61,23 @@ describe(${JSON.stringify(op.operationId)}, () => {
 });
 `;
 
+const repo = fileURLToPath(new URL("../../..", import.meta.url));
+// `pnpm scaffold` passes --prebuild: the types and the reader are built first (after --help has
+// been answered, so that asking for help builds nothing); the reader is imported only then.
+if (args.includes("--prebuild")) {
+  try {
+    execFileSync(`${repo}node_modules/.bin/turbo`, PREBUILD_TURBO_ARGS, {
+      cwd: repo,
+      stdio: ["ignore", 2, 2],
+    });
+  } catch {
+    console.error("scaffold: regenerating the types failed (above); nothing was written");
+    process.exit(1);
+  }
+}
+const { bundledSpecPath, readSpec } = await import("@animal-store/openapi");
+const { scaffold } = await import("@animal-store/scaffold");
+
 // SCAFFOLD_DIR and OPENAPI_BUNDLE (as the server reads it) let its test run on scratch copies.
 const dir = process.env.SCAFFOLD_DIR ?? fileURLToPath(new URL("..", import.meta.url));
 let result;
@@ -80,7 +96,6 @@ try {
 if (result.touched.length > 0) {
   // Formatted (imports sorted too) with the repository's Biome settings, so `pnpm test`
   // (lint:code) passes on what was written: the lines' length depends on the operation's name.
-  const repo = fileURLToPath(new URL("../../..", import.meta.url));
   try {
     execFileSync(
       `${repo}node_modules/.bin/biome`,

@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundledSpecPath } from "@animal-store/openapi";
 import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: plain ESM script without declarations
+import { PREBUILD_TURBO_ARGS } from "../scripts/scaffold-prebuild.mjs";
 import { tempDir } from "./support/test-app.js";
 
 const server = fileURLToPath(new URL("..", import.meta.url));
@@ -83,5 +85,39 @@ describe("pnpm scaffold", () => {
     expect(again).toContain("test/handlers/list-animals-scaffold.test.ts exists, left as it is");
     expect(readFileSync(handler, "utf8")).toBe("// the developer's own body\n");
     expect(existsSync(join(temp.dir, "src/handlers/index.ts"))).toBe(true);
+  });
+});
+
+describe("pnpm scaffold's pre-build", () => {
+  it("builds no application (no task of a package under apps/), so it runs while handlers do not compile", () => {
+    const root = fileURLToPath(new URL("../../../", import.meta.url));
+    const json = execFileSync(
+      `${root}node_modules/.bin/turbo`,
+      [...PREBUILD_TURBO_ARGS, "--dry=json"],
+      {
+        cwd: root,
+        encoding: "utf8",
+        maxBuffer: 512 * 1024 * 1024,
+        env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" },
+        stdio: ["ignore", "pipe", "ignore"],
+      },
+    );
+    const tasks = (JSON.parse(json) as { tasks: { taskId: string; directory: string }[] }).tasks;
+    expect(tasks.map((task) => task.taskId)).toContain("@animal-store/api-types#generate");
+    expect(tasks.filter((task) => task.directory.startsWith("apps/")).map((t) => t.taskId)).toEqual(
+      [],
+    );
+  });
+
+  it("--help prints the usage and builds nothing", () => {
+    const said = execFileSync(
+      process.execPath,
+      [join(server, "scripts/scaffold.mjs"), "--prebuild", "--help"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, PATH: "/nonexistent" },
+      },
+    );
+    expect(said).toMatch(/^Usage: pnpm scaffold \[--prune\]/);
   });
 });
