@@ -35,8 +35,8 @@ function fixture(): OpenApiDocument {
     info: { title: "t", version: "1.0.0" },
     servers: [{ url: "https://example.test/v2" }],
     paths: {
-      "/a": { get: deprecated("2026-01-01", "2030-12-05", { "404": ref("responses", "OnlyA") }) },
-      "/b": { get: deprecated("2027-03-01", "2031-06-01", {}) },
+      "/a": { get: deprecated("2026-02-01", "2029-12-05", { "404": ref("responses", "OnlyA") }) },
+      "/b": { get: deprecated("2027-03-01", "2032-06-01", {}) },
       "/new": { get: { operationId: "fresh", responses: { "400": ref("responses", "Plain") } } },
     },
     components: {
@@ -87,8 +87,8 @@ describe("writeDeprecationHeaders", () => {
         }
       }
     }
-    expect(values.op2030?.Sunset).toBe("Thu, 05 Dec 2030 00:00:00 GMT");
-    expect(values.op2031?.Link).toBe('</v2/new>; rel="successor-version"');
+    expect(values.op2029?.Sunset).toBe("Wed, 05 Dec 2029 00:00:00 GMT");
+    expect(values.op2032?.Link).toBe('</v2/new>; rel="successor-version"');
   });
 
   it("gives each operation its own copy of a shared response, and keeps one used by one operation", () => {
@@ -96,14 +96,14 @@ describe("writeDeprecationHeaders", () => {
     writeDeprecationHeaders(spec);
     const responses = (path: string) =>
       (spec.paths[path]?.get as JsonObject | undefined)?.responses as JsonObject;
-    expect(responses("/a")["400"]).toEqual(ref("responses", "Shared-op2030"));
-    expect(responses("/b")["400"]).toEqual(ref("responses", "Shared-op2031"));
+    expect(responses("/a")["400"]).toEqual(ref("responses", "Shared-op2029"));
+    expect(responses("/b")["400"]).toEqual(ref("responses", "Shared-op2032"));
     expect(responses("/a")["404"]).toEqual(ref("responses", "OnlyA"));
     const components = spec.components?.responses as Record<string, JsonObject>;
     expect(components.Shared?.headers).toEqual({ Sunset: ref("headers", "Sunset") });
     expect(components.Plain?.headers).toEqual({});
     expect((components.OnlyA?.headers as JsonObject | undefined)?.Sunset).toMatchObject({
-      example: "Thu, 05 Dec 2030 00:00:00 GMT",
+      example: "Wed, 05 Dec 2029 00:00:00 GMT",
     });
   });
 

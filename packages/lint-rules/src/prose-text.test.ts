@@ -13,7 +13,7 @@ const text = [
   "| Free | 1,000 |", // 7
   "| `Pro` | custom (set per key) |", // 8
   "", // 9
-  "Removed on 5 December 2030 (2030-12-05).", // 10
+  "Removed on 5 December 2029 (2029-12-05).", // 10
 ].join("\n");
 
 describe("prose of info.description", () => {
@@ -31,7 +31,7 @@ describe("prose of info.description", () => {
     expect(found.map((s) => [s.text, s.line])).toEqual([
       ["Each key belongs to a plan.", 2],
       ["Keys without a plan are counted on the Free plan.", 2],
-      ["Removed on 5 December 2030 (2030-12-05).", 10],
+      ["Removed on 5 December 2029 (2029-12-05).", 10],
     ]);
     const second = found[1];
     if (!second) throw new Error("no second sentence");
@@ -45,10 +45,10 @@ describe("prose of info.description", () => {
   });
   it("finds dates written either way, with their line", () => {
     expect(proseDates(text)).toEqual([
-      { date: "2030-12-05", written: "2030-12-05", line: 10 },
-      { date: "2030-12-05", written: "5 December 2030", line: 10 },
+      { date: "2029-12-05", written: "2029-12-05", line: 10 },
+      { date: "2029-12-05", written: "5 December 2029", line: 10 },
     ]);
-    expect(proseDates("on 1 june 2031")[0]?.date).toBe("2031-06-01");
-    expect(datePart("2030-12-05T12:00:00Z")).toBe("2030-12-05");
+    expect(proseDates("on 1 june 2032")[0]?.date).toBe("2032-06-01");
+    expect(datePart("2029-12-05T12:00:00Z")).toBe("2029-12-05");
   });
 });
