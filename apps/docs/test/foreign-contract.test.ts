@@ -58,6 +58,19 @@ describe("the docs plugins on a foreign contract", { timeout: 120_000 }, () => {
     }
   });
 
+  it("send each scheme's credential where the second fixture asks for it", () => {
+    const root = parse(readFileSync(fixture.replace("harbour-ferries", "library-loans"), "utf8"));
+    decorate(root);
+    expect(samples(root, "/books", "get").curl).toBe(
+      "curl -X GET 'https://library.test/books?published-after=1999-12-31'",
+    );
+    expect(samples(root, "/books/{isbn}/cover", "put").curl).toContain('-b "session=$API_KEY"');
+    expect(samples(root, "/books/{isbn}/cover", "put").curl).toContain("/books/<isbn>/cover");
+    expect(samples(root, "/members/{member-id}/loans", "get").curl).toContain(
+      '-H "Authorization: Bearer $ACCESS_TOKEN"',
+    );
+  });
+
   it("show a deprecation's timeline with the rows its extensions give, and none without", () => {
     const root = parse(readFileSync(fixture, "utf8"));
     root.paths["/stations"].get.deprecated = true;

@@ -18,8 +18,12 @@ const scratch = mkdtempSync(join(tmpdir(), "foreign-types-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** Generates the fixture's types beside a copy of src/index.ts and `check`, and compiles them. */
-async function compile(check: string, edit: (spec: Record<string, any>) => void = () => {}) {
-  const spec = parse(readFileSync(fixture, "utf8"));
+async function compile(
+  check: string,
+  edit: (spec: Record<string, any>) => void = () => {},
+  contract = fixture,
+) {
+  const spec = parse(readFileSync(contract, "utf8"));
   edit(spec);
   const dir = mkdtempSync(join(scratch, "case-"));
   mkdirSync(join(dir, "generated"));
@@ -84,6 +88,25 @@ describe("types of a foreign contract", { timeout: 60_000 }, () => {
     );
     expect(errors).toEqual([]);
     expect(generated).toMatch(/"op\.with:odd~chars"/);
+  });
+});
+
+describe("types of a second foreign contract", { timeout: 60_000 }, () => {
+  it("compile, with its `default` error body and operationIds starting with a digit", async () => {
+    const { errors } = await compile(
+      `import type { ApiError, BookV1, Loan_2, OperationId, operations } from "./index.js";
+const failure: ApiError = { error: "out of stock" };
+const loan: Loan_2 = { book: "9780262033848", due: "2027-02-01" };
+const book: BookV1 = { isbn: "9780262033848", title: "SICP" };
+const id: OperationId = "3-loans-of-member";
+type Lend = operations["3-lend"]["requestBody"];
+export const all = [failure, loan, book, id] as const;
+export type { Lend };
+`,
+      () => {},
+      fixture.replace("harbour-ferries.yaml", "library-loans.yaml"),
+    );
+    expect(errors).toEqual([]);
   });
 });
 

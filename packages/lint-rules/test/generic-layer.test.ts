@@ -15,10 +15,8 @@ const run = promisify(execFile);
 const here = fileURLToPath(new URL("..", import.meta.url));
 const redocly = join(here, "node_modules/.bin/redocly");
 const generic = join(here, "redocly.yaml");
-const fixture = readFileSync(
-  join(here, "../test-support/fixtures/contracts/harbour-ferries.yaml"),
-  "utf8",
-);
+const fixtures = join(here, "../test-support/fixtures/contracts");
+const fixture = readFileSync(join(fixtures, "harbour-ferries.yaml"), "utf8");
 const scratch = mkdtempSync(join(tmpdir(), "generic-lint-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -64,9 +62,13 @@ const lineOf = (text: string, needle: string) =>
   text.slice(0, text.indexOf(needle)).split("\n").length;
 
 describe("the generic lint layer over a foreign contract", { timeout: 60_000 }, () => {
-  it("gives the clean contract no error", async () => {
-    expect(errors(await lint("clean", fixture))).toEqual([]);
-  });
+  it.each(["harbour-ferries.yaml", "library-loans.yaml"])(
+    "gives the clean contract %s no error",
+    async (name) => {
+      const source = readFileSync(join(fixtures, name), "utf8");
+      expect(errors(await lint(name.replace(".yaml", ""), source))).toEqual([]);
+    },
+  );
 
   it("names a uuid example that is not a uuid, at its line", async () => {
     const planted = fixture.replace(

@@ -176,3 +176,22 @@ describe("scaffold over a foreign contract", { timeout: 120_000 }, () => {
     expect(typecheck(dir)).toEqual([]);
   });
 });
+
+describe("scaffold over a second foreign contract", { timeout: 120_000 }, () => {
+  it("names handlers of operationIds with digits and dots, and they compile", async () => {
+    const second = parse(readFileSync(fixture.replace("harbour-ferries", "library-loans"), "utf8"));
+    const dir = mkdtempSync(join(scratch, "library-"));
+    await application(dir, second);
+    scaffold({
+      dir,
+      spec: second,
+      store: { file: "src/store/types.ts", interface: "FerryStore" },
+      log: () => {},
+    });
+    const index = readFileSync(join(dir, "src/handlers/index.ts"), "utf8");
+    expect(index).toContain('  "3-loans-of-member": _3LoansOfMember,');
+    expect(index).toContain('  "books.cover.upload": booksCoverUpload,');
+    expect(existsSync(join(dir, "src/handlers/3-loans-of-member.ts"))).toBe(true);
+    expect(typecheck(dir)).toEqual([]);
+  });
+});
