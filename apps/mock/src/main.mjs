@@ -43,7 +43,9 @@ try {
 }
 
 const mode = options.stateful ? "stateful" : "Prism";
-console.log(`Animal Store mock (${mode}) serving ${mock.description} at ${mock.url}`);
+console.log(
+  `${mock.title ?? "Animal Store"} mock (${mode}) serving ${mock.description} at ${mock.url}`,
+);
 if (options.stateful) {
   console.log(`Point the client's baseUrl at ${mock.url}; any well-formed bearer key is accepted.`);
   console.log(`Data lives in memory until it stops; POST ${mock.resetUrl} puts the seed back.`);

@@ -54,6 +54,7 @@ export async function startPrismMock(options) {
   return {
     origin,
     url: `${origin}${basePath}`,
+    title: String(bundled.info?.title ?? "API"),
     note: `Point the client's baseUrl at ${origin}${basePath}${others.length > 0 ? ` (or ${others.join(", ")})` : ""}; ${credentialsNote(bundled)}`,
     description: options.dynamic ? "generated data" : "the spec's named examples",
     reset: async () => {},

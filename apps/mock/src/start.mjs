@@ -24,6 +24,7 @@
  * @typedef {object} RunningMock
  * @property {string} origin e.g. http://127.0.0.1:4010
  * @property {string} url the API's base URL, e.g. http://127.0.0.1:4010/v1 (a client's baseUrl)
+ * @property {string} [title] Prism: the contract's title (`info.title`), for the launcher's first line
  * @property {string} description what it serves, for the launcher's first line
  * @property {string} [note] Prism: where to point a client and which credentials it accepts
  * @property {string} [resetUrl] stateful: where `POST` puts the seed back

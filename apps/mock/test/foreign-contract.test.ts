@@ -43,6 +43,7 @@ describe("pnpm mock on a foreign contract", { timeout: 60_000 }, () => {
   });
 
   it("names the contract's own schemes in its note, not a bearer token alone", () => {
+    expect(mock.output()).toContain("Harbour Ferries API mock (Prism) serving");
     const note = mock
       .output()
       .split("\n")
