@@ -255,9 +255,9 @@ const SAFE = "9007199254740991";
  * which is exact: outside a string a `"` opens a string, and inside one every `"` is escaped, so
  * `,"status":null` (or `{"status":null`) can only be that member.
  * Exactness is checked once per page, on aggregates, not per row (a per-row `typeof` filter
- * would run for every row of every page): `sum` of an integer column is an integer only if every value is one (a
- * REAL, a TEXT or a BLOB makes it REAL; one too large overflows, and the failed query falls back
- * too); `min` and `max` keep it within what JavaScript holds; `max` of a text column is a BLOB if
+ * would run for every row of every page): `sum` of an integer column is an integer only if
+ * every value is one (a REAL, a TEXT or a BLOB makes it REAL; one too large overflows, and the
+ * failed query falls back too); `min` and `max` keep it within what JavaScript holds; `max` of a text column is a BLOB if
  * any value is one (SQLite orders BLOBs after text); `count` finds a required property's null.
  * With `guard`, an SQL condition true when no row of the table holds such a value (text-guard.ts:
  * the triggers that record them as they are written), the page is not checked at all: the
