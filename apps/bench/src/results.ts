@@ -34,7 +34,6 @@ export interface BenchResults {
   durationSeconds: number;
   machine: MachineInfo;
   loadAtEnd: number;
-  /** The steadiness probe at the start and the end of the run (machine.ts). */
   steadiness: { start: Steadiness; end: Steadiness };
   settings: Settings;
   /** Anything that makes this run differ from a full one (a variant left out, and why). */

@@ -25,7 +25,6 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const list = (limit: number) => (key: string) =>
   ({ method: "GET", path: `${basePath}/pets?limit=${limit}`, headers: bearer(key) }) as const;
 
-/** GET a page of 20 and of the spec's largest page size, and POST create. */
 export const SCENARIOS: readonly Scenario[] = [
   { id: "list20", label: `GET ${basePath}/pets?limit=20`, request: list(20) },
   { id: "list100", label: `GET ${basePath}/pets?limit=${pageMax}`, request: list(pageMax) },

@@ -42,13 +42,16 @@ function interval(p: PairFigures, goal: number): string {
 type Run = Omit<BenchResults, "targets">;
 
 /**
- * Whether the machine was quiet enough to judge a p99 by: the steadiness probe at the start and
- * the end of the run read a steady speed. The load average stands beside it but does not decide:
- * it counts the bench's own server and wrk, near two on two cores even on an idle machine.
+ * Whether the machine was quiet enough to judge a p99 by: the steadiness probe read a steady
+ * speed (the host's other machines), and the load average showed no other work on this one: at
+ * the start, before the bench runs anything, at most one task per core; at the end, at most two
+ * more (the bench's own server and wrk).
  */
 function machineNote(r: Run): string {
   const spread = Math.max(r.steadiness.start.spread, r.steadiness.end.spread);
-  const quiet = spread <= STEADY_SPREAD ? "" : ", machine not quiet";
+  const busy =
+    (r.machine.loadAtStart[0] ?? 0) > r.machine.cores || r.loadAtEnd > r.machine.cores + 2;
+  const quiet = spread <= STEADY_SPREAD && !busy ? "" : ", machine not quiet";
   return `steadiness ${x(spread)}, load average ${r.machine.loadAtStart[0]} at start, ${r.loadAtEnd} at end${quiet}`;
 }
 

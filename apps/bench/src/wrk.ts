@@ -56,7 +56,6 @@ end
 `;
 }
 
-/** Parses the JSON line the script prints; throws when wrk printed none. */
 export function parseWrkOutput(stdout: string): WrkResult {
   const line = stdout.split("\n").find((l) => l.startsWith(MARK));
   if (line === undefined) throw new Error(`wrk printed no result:\n${stdout.slice(-500)}`);
