@@ -44,7 +44,6 @@ export function cleanUpWhenStopped(cleanup: () => Promise<void>): () => void {
   return () => afterStop.delete(cleanup);
 }
 
-/** Stops every tracked child still running, then runs the registered clean-ups once each. */
 export async function stopAll(): Promise<void> {
   await Promise.all([...live].map((child) => stopTracked(child)));
   const cleanups = [...afterStop];

@@ -80,7 +80,7 @@ describe("medianInterval of one group of runs", () => {
     }
     expect(held / sets).toBeGreaterThan(0.9);
     expect(held / sets).toBeLessThan(0.995);
-  });
+  }, 30_000);
 });
 
 describe("medianInterval of groups (launches)", () => {
@@ -110,7 +110,7 @@ describe("medianInterval of groups (launches)", () => {
     }
     expect(grouped / sets).toBeGreaterThan(0.88);
     expect(flat / sets).toBeLessThan(grouped / sets);
-  });
+  }, 30_000);
 
   it("is wider than the runs' own interval when the groups disagree", () => {
     const groups = launches(8, 4, 0.05, 0.005, 9);

@@ -46,8 +46,9 @@ export function medianInterval(
   };
   const pick = <T>(from: readonly T[]) => from[Math.floor(random() * from.length)] as T;
   const medians: number[] = [];
+  const sample: number[] = [];
   for (let i = 0; i < resamples; i++) {
-    const sample: number[] = [];
+    sample.length = 0;
     for (const _ of filled) {
       const group = filled.length === 1 ? (filled[0] as readonly number[]) : pick(filled);
       for (const _value of group) sample.push(pick(group));
