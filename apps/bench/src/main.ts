@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   }
   const started = Date.now();
   const machine = describeMachine();
-  // The run's shape: README, "Method", says what each figure is for.
+  // Many pair launches of few runs: a process's luck moves a ratio more than one run's noise does.
   const settings: Settings = {
     rounds: numberOption("rounds", 3, 1),
     seconds: numberOption("seconds", 3, 2),
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   const steadyAtStart = probeSteadiness(quick ? 1 : 4);
   log(`bench: steadiness at start ${steadyAtStart.spread}x (p90/p10 of the same work's CPU time)`);
   await warmFetch();
-  // --compare=<dir>: the dist/ of an earlier server build (README), run as (a0).
+  // --compare=<dir>: the dist/ of an earlier server build (a worktree of its commit), run as (a0).
   const compare = args.find((a) => a.startsWith("--compare="))?.slice("--compare=".length);
   const variants = await createVariantSpecs(scratchDir, compare);
   // Run by stopAll, in the finally below or on Ctrl-C, SIGTERM or the time budget.

@@ -99,7 +99,7 @@ describe(`${COMPARED.join(" and ")} against the shipped server`, () => {
           continue;
         }
         // Each stack words its own errors, and Fastify validates before its security handler
-        // counts the call (listed in the README); the error's shape and the fixed headers match.
+        // counts the call; the error's shape and the fixed headers match.
         expect(Object.keys(actual.body as object).sort(), where).toEqual(
           Object.keys(expected.body as object).sort(),
         );
