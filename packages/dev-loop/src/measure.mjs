@@ -10,10 +10,10 @@
 //   node packages/dev-loop/src/measure.mjs [--runs 5] [--json]
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { freePort } from "@animal-store/test-support/free-port";
 import { repoLayout } from "./layout.mjs";
 import { createSpecPipeline } from "./spec-pipeline.mjs";
 import { stopChild } from "./supervisor.mjs";
@@ -25,15 +25,6 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const MARKER = /^x-dev-loop-measure: .*\n/m;
 const layout = repoLayout();
-
-/** A TCP port nobody listens on right now. */
-async function freePort() {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** openapi.yaml with the marker set to `value` (or removed for null); never touches the rest. */
 function setMarker(/** @type {string | null} */ value) {

@@ -1,7 +1,6 @@
 // A scratch copy of the contract (openapi.yaml) that tests may break at will, linted and bundled
 // with the real redocly.yaml (its plugin is found relative to it).
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
@@ -40,13 +39,4 @@ export function scratchSpec() {
     reset: () => copyFileSync(layout.specPath, specPath),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
-}
-
-/** A TCP port nobody is listening on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
