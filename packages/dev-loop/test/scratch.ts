@@ -4,12 +4,31 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
-import { repoLayout } from "../src/layout.mjs";
+import { findConfig, loadConfig } from "../src/config.mjs";
 
 // biome-ignore lint/suspicious/noExplicitAny: the spec is edited dynamically and every access is asserted.
 export type Json = any;
 
-export const layout = repoLayout();
+/** The repository's own config (the root's dev-loop.config.mjs): the loop runs what it says. */
+export const configPath = findConfig(undefined, new URL("..", import.meta.url).pathname);
+const config = await loadConfig(configPath);
+const entries = await config.services({ NODE_ENV: "development" });
+const service = (name: string) => {
+  const entry = entries.find((s) => s.name === name);
+  if (!entry) throw new Error(`the repository's config has no ${name} service`);
+  return entry;
+};
+
+/** Where the repository's contract, generators, server, mock and docs are (from its config). */
+export const layout = {
+  ...config.spec,
+  root: config.spec.root as string,
+  serverDir: service("server").cwd,
+  serverMain: service("server").main,
+  serverPreload: service("server").preload?.[0] as string,
+  mockMain: service("mock").main,
+  mockPreload: service("mock").preload?.[0] as string,
+};
 
 /** A temporary spec directory with its own dist/ and generated files. */
 export function scratchSpec() {
