@@ -73,7 +73,10 @@ for (const [index, [what, file, text, replacement, test, name]] of FAULTS.entrie
     missed++;
     continue;
   }
-  writeFileSync(path, original.replace(text, () => replacement));
+  writeFileSync(
+    path,
+    original.replace(text, () => replacement),
+  );
   try {
     // The suites run the sources (and read the bundle) as they are: nothing to build.
     const result = run("pnpm", ["exec", "vitest", "run", test, ...(name ? ["-t", name] : [])]);

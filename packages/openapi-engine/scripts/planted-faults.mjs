@@ -334,7 +334,10 @@ for (const [index, [what, file, text, replacement, test, name]] of FAULTS.entrie
     continue;
   }
   // A function, so `$` in a replacement is written as it is (not a replacement pattern).
-  writeFileSync(path, original.replace(text, () => replacement));
+  writeFileSync(
+    path,
+    original.replace(text, () => replacement),
+  );
   try {
     const result = run("pnpm", ["exec", "vitest", "run", test, ...(name ? ["-t", name] : [])]);
     // A run that finds no test to run passes: make sure the filter still names one.

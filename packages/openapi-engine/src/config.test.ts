@@ -54,7 +54,9 @@ describe("loadConfig", () => {
       loadConfig({ DATABASE_URL: "postgres://u:p@db:5432/widgets", DATABASE_SCHEMA: "tenant_1" })
         .database,
     ).toEqual({ engine: "postgres", url: "postgres://u:p@db:5432/widgets", schema: "tenant_1" });
-    expect(loadConfig({ DATABASE_URL: "postgresql://db/widgets" }).database.engine).toBe("postgres");
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/widgets" }).database.engine).toBe(
+      "postgres",
+    );
   });
 
   it("parses CORS origins and proxy hops", () => {
