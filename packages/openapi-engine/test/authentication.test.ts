@@ -10,16 +10,14 @@ import { hashApiKey } from "../src/auth/api-keys.js";
 import { contract, expectError, type FixtureApp, startFixtureApp } from "./support/serve.js";
 import { basePath } from "./support/widgets.js";
 
-type TestApp = FixtureApp;
-const startTestApp = startFixtureApp;
 const realm = contract.realm;
 
 const MISSING = `Bearer realm="${realm}"`;
 const INVALID = `Bearer realm="${realm}", error="invalid_token"`;
 
-let app: TestApp;
+let app: FixtureApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startFixtureApp();
 });
 afterAll(() => app.close());
 
@@ -84,7 +82,7 @@ describe("authentication", () => {
 describe("the key cache", () => {
   it("lets a revoked key go once the TTL has passed", async () => {
     const ttlMs = 300;
-    const cached = await startTestApp({ env: { API_KEY_CACHE_TTL_MS: String(ttlMs) } });
+    const cached = await startFixtureApp({ env: { API_KEY_CACHE_TTL_MS: String(ttlMs) } });
     try {
       const key = await cached.createKey({ name: "cached" });
       const headers = { authorization: `Bearer ${key}` };

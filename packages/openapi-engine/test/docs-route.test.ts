@@ -10,9 +10,6 @@ import { scratchDirectory } from "../src/testing/index.js";
 import { expectError, type FixtureApp, startFixtureApp } from "./support/serve.js";
 import { widgetApplication } from "./support/widget-app.js";
 
-type TestApp = FixtureApp;
-const startTestApp = startFixtureApp;
-
 /** The CSP header as directive → sources. */
 function csp(response: Response): Map<string, string[]> {
   const header = response.headers.get("content-security-policy") ?? "";
@@ -31,11 +28,11 @@ const pagePath = join(temp.dir, "index.html");
 writeFileSync(pagePath, page);
 
 describe("GET /docs", () => {
-  let built: TestApp;
-  let missing: TestApp;
+  let built: FixtureApp;
+  let missing: FixtureApp;
   beforeAll(async () => {
-    built = await startTestApp({ env: { DOCS_HTML_PATH: pagePath } });
-    missing = await startTestApp({ env: { DOCS_HTML_PATH: join(temp.dir, "absent.html") } });
+    built = await startFixtureApp({ env: { DOCS_HTML_PATH: pagePath } });
+    missing = await startFixtureApp({ env: { DOCS_HTML_PATH: join(temp.dir, "absent.html") } });
   });
   afterAll(async () => {
     await built?.close();

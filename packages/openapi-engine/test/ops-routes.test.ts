@@ -10,11 +10,10 @@ import { loadFixture } from "./support/fixture-contract.js";
 import { contract, expectError, type FixtureApp, startFixtureApp } from "./support/serve.js";
 
 const policy = contract.rateLimit;
-const startTestApp = startFixtureApp;
 
 let app: FixtureApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startFixtureApp();
 });
 afterAll(() => app.close());
 
@@ -34,7 +33,7 @@ describe("operational routes", () => {
 
   it("/readyz is 200 but degraded when only the limiter's store does not answer", async () => {
     const limiter = createMemoryRateLimiter({ ban: policy.ban });
-    const broken = await startTestApp({
+    const broken = await startFixtureApp({
       limiter: Object.assign(Object.create(limiter), {
         check: () => Promise.reject(new Error("redis down")),
       }),

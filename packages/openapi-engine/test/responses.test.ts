@@ -13,13 +13,9 @@ import { contract, expectError, type FixtureApp, startFixtureApp } from "./suppo
 import { openPostgresWidgetStore, type Widget, type WidgetStore } from "./support/widget-app.js";
 import { basePath } from "./support/widgets.js";
 
-type Store = WidgetStore;
-type TestApp = FixtureApp;
-const startTestApp = startFixtureApp;
-
-let app: TestApp;
+let app: FixtureApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startFixtureApp();
 });
 afterAll(() => app.close());
 
@@ -72,9 +68,9 @@ describe("headers on every response", () => {
 
 describe("CORS", () => {
   const origin = "https://app.example.com";
-  let corsApp: TestApp;
+  let corsApp: FixtureApp;
   beforeAll(async () => {
-    corsApp = await startTestApp({ env: { CORS_ORIGINS: `${origin},http://localhost:5173` } });
+    corsApp = await startFixtureApp({ env: { CORS_ORIGINS: `${origin},http://localhost:5173` } });
   });
   afterAll(() => corsApp.close());
 
@@ -126,8 +122,8 @@ describe("CORS", () => {
 });
 
 /** A store that delegates to `base` except for the methods given; closing it leaves `base` open. */
-function storeWith(base: Store, overrides: Partial<Store>): Store {
-  return Object.assign(Object.create(base) as Store, { close: async () => {} }, overrides);
+function storeWith(base: WidgetStore, overrides: Partial<WidgetStore>): WidgetStore {
+  return Object.assign(Object.create(base) as WidgetStore, { close: async () => {} }, overrides);
 }
 
 describe("unexpected failures", () => {
@@ -143,7 +139,7 @@ describe("unexpected failures", () => {
       }),
     );
     const secret = "boom in /srv/app/internal.ts";
-    const broken = await startTestApp({
+    const broken = await startFixtureApp({
       logger,
       store: storeWith(app.store, {
         listWidgets: () => Promise.reject(new TypeError(secret)),
@@ -170,7 +166,7 @@ describe("unexpected failures", () => {
 
   it("response validation is on: a body off the contract becomes a 500, never reaches the client", async () => {
     const offContract = { id: 1, label: "Cog", sizeId: 1, shade: null } as unknown as Widget;
-    const broken = await startTestApp({
+    const broken = await startFixtureApp({
       store: storeWith(app.store, { getWidget: async () => offContract }),
     });
     try {
@@ -182,7 +178,7 @@ describe("unexpected failures", () => {
 
   it("503 service_unavailable when the database is unreachable, and /readyz says so", async () => {
     const down = openPostgresWidgetStore("postgres://postgres@127.0.0.1:1/unreachable");
-    const unreachable = await startTestApp({
+    const unreachable = await startFixtureApp({
       store: storeWith(down, {
         insertApiKey: (key) => app.store.insertApiKey(key),
         close: () => down.close(),
