@@ -4,15 +4,16 @@
 // listening. Scratch databases and free ports; `pnpm dev` runs the server and the mock on the
 // repo's spec (it rewrites nothing when the spec and dist/ agree). Planted faults:
 // `pnpm --filter @animal-store/dev-loop planted-faults`.
+
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@animal-store/test-support/free-port";
 import { afterAll, describe, expect, it } from "vitest";
 import { processGroup, repo, stillInGroup } from "./drill-support.js";
-import { freePort } from "./scratch.js";
 
 const temp = mkdtempSync(join(tmpdir(), "animal-store-drill-"));
 // A test that times out never reaches its own cleanup: its process groups are killed here.

@@ -2,9 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
+import { rateLimitPolicy } from "@animal-store/openapi";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { StoreUnavailableError } from "../errors.js";
 import {
   type ApiKeyStore,
@@ -15,7 +16,7 @@ import {
 import { classifySqliteError, openSqliteDatabase } from "../storage/sqlite.js";
 import { createKeyLookup, hashApiKey, issueApiKey } from "./api-keys.js";
 
-const policy = rateLimitPolicy(loadBundledSpec().spec);
+const policy = rateLimitPolicy(loadFixture().spec);
 const [plan, otherPlan] = policy.planNames.filter((name) => !policy.plans[name]?.custom) as [
   string,
   string,

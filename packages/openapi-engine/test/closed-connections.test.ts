@@ -1,20 +1,18 @@
 /**
  * Closed means closed: after a connection-level answer the server does not wait for the client
  * to close its side. 1,000 clients that read the answer but never close and keep sending are all
- * cut, and the built server's descriptor count comes back to where it was (planted fault: the
+ * cut, and the descriptor count of this process (the server runs in it, over the widgets
+ * fixture) comes back to where it was (planted fault: the
  * answer half-closes the connection and waits, holding the descriptor as long as the client
  * likes).
  */
 import { existsSync, readdirSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { ScratchServer } from "../src/testing/index.js";
 import { readUntilClose } from "./support/raw-http.js";
-import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
-import { tempDir } from "./support/test-app.js";
-
-const temp = tempDir();
-afterAll(() => temp.remove());
+import { startFixtureServer } from "./support/serve.js";
+import type { WidgetStore } from "./support/widget-app.js";
 
 // One answered by the parser's error (not HTTP), one by the edge checks (no Host): both kinds
 // of connection-level answer.
@@ -36,18 +34,17 @@ function stubbornSocket(url: string): Promise<Socket> {
 describe.skipIf(!existsSync("/proc/self/fd"))(
   "1,000 clients that never close (planted fault: an answered connection left half-open)",
   () => {
-    let child: ServerProcess | undefined;
-    afterAll(() => kill(child));
+    let server: ScratchServer<WidgetStore> | undefined;
+    afterAll(() => server?.close());
 
     it("are all cut after their answer, and the descriptors come back to where they were", async () => {
-      const db = join(temp.dir, "closed.db");
-      await createKeyIn(db);
-      child = await spawnServer({
-        DATABASE_URL: `file:${db}`,
-        MAX_CONNECTIONS_PER_ADDRESS: "5000",
+      server = await startFixtureServer({
+        name: "closed",
+        env: { MAX_CONNECTIONS_PER_ADDRESS: "5000" },
       });
-      const url = child.url;
-      const fds = () => readdirSync(`/proc/${child?.child.pid}/fd`).length;
+      const url = server.url;
+      // The clients' descriptors are this process's too: both sides close when the server cuts.
+      const fds = () => readdirSync("/proc/self/fd").length;
       const before = fds();
       const clients = await Promise.all(
         Array.from({ length: 1000 }, async (_, i) => {

@@ -1,11 +1,14 @@
 /**
- * GET /docs serves the rendered docs page (apps/docs/dist/index.html, `pnpm docs`) with a CSP that
- * lets Redoc's inline scripts and styles run on that route only; a missing page is a plain 404.
+ * GET /docs serves the application's rendered docs page (DOCS_HTML_PATH) with a CSP that lets
+ * Redoc's inline scripts and styles run on that route only; a missing page is a 404 naming the
+ * application's build hint.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectError, startTestApp, type TestApp, tempDir } from "./support/test-app.js";
+import { scratchDirectory } from "../src/testing/index.js";
+import { expectError, type FixtureApp, startFixtureApp } from "./support/serve.js";
+import { widgetApplication } from "./support/widget-app.js";
 
 /** The CSP header as directive → sources. */
 function csp(response: Response): Map<string, string[]> {
@@ -19,17 +22,17 @@ function csp(response: Response): Map<string, string[]> {
   );
 }
 
-const temp = tempDir();
+const temp = scratchDirectory("engine-docs-");
 const page = "<!DOCTYPE html><html><head><title>Docs</title><script>1</script></head></html>";
 const pagePath = join(temp.dir, "index.html");
 writeFileSync(pagePath, page);
 
 describe("GET /docs", () => {
-  let built: TestApp;
-  let missing: TestApp;
+  let built: FixtureApp;
+  let missing: FixtureApp;
   beforeAll(async () => {
-    built = await startTestApp({ env: { DOCS_HTML_PATH: pagePath } });
-    missing = await startTestApp({ env: { DOCS_HTML_PATH: join(temp.dir, "absent.html") } });
+    built = await startFixtureApp({ env: { DOCS_HTML_PATH: pagePath } });
+    missing = await startFixtureApp({ env: { DOCS_HTML_PATH: join(temp.dir, "absent.html") } });
   });
   afterAll(async () => {
     await built?.close();
@@ -58,7 +61,7 @@ describe("GET /docs", () => {
 
   it("is a 404 in the Error shape when the page has not been built", async () => {
     const body = await expectError(await fetch(`${missing.url}/docs`), 404, "not_found");
-    expect(body.message).toContain("pnpm run docs");
+    expect(body.message).toContain(widgetApplication().names.docsBuildHint);
   });
 
   it("is read-only", async () => {

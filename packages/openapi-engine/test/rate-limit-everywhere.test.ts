@@ -3,19 +3,18 @@
  * version (counted, as the spec says), the ops routes (read, never counted or refused), 404, 405,
  * 413 and 415. Planted fault it was seen to fail on: the rate-limit step only inside the API.
  */
-import { otherBasePath } from "@animal-store/test-support/spec-values";
 import { describe, expect, it } from "vitest";
-import { contract } from "./support/contract.js";
-import { useRealServer } from "./support/real-server.js";
+import { contract, useFixtureServer } from "./support/serve.js";
+import { otherBasePath } from "./support/widgets.js";
 
-const suite = useRealServer("everywhere");
+const suite = useFixtureServer("everywhere");
 
 const remaining = (response: Response) => Number(response.headers.get("x-ratelimit-remaining"));
 const auth = () => ({ authorization: `Bearer ${suite.key}` });
 
 describe("X-RateLimit-* on every response", () => {
   it("an unknown version or path is answered 404 with the headers, and counted", async () => {
-    const first = await fetch(`${suite.server.url}${otherBasePath}/pets`, { headers: auth() });
+    const first = await fetch(`${suite.server.url}${otherBasePath}/widgets`, { headers: auth() });
     const second = await fetch(`${suite.server.url}/nothing-here`, { headers: auth() });
     expect([first.status, second.status]).toEqual([404, 404]);
     expect(((await first.json()) as { code: string }).code).toBe("not_found");
@@ -33,19 +32,22 @@ describe("X-RateLimit-* on every response", () => {
   });
 
   it("404, 405, 413 and 415 of the API carry them too", async () => {
-    const body = JSON.stringify({ name: "x".repeat(contract.bodyLimitBytes), categoryId: 1 });
+    const body = JSON.stringify({ label: "x".repeat(contract.bodyLimitBytes), sizeId: 1 });
     const answers = await Promise.all([
       fetch(`${suite.server.url}${contract.basePath}/unknown`, { headers: auth() }),
-      fetch(`${suite.server.url}${contract.basePath}/pets`, { method: "DELETE", headers: auth() }),
-      fetch(`${suite.server.url}${contract.basePath}/pets`, {
+      fetch(`${suite.server.url}${contract.basePath}/widgets`, {
+        method: "DELETE",
+        headers: auth(),
+      }),
+      fetch(`${suite.server.url}${contract.basePath}/widgets`, {
         method: "POST",
         headers: { ...auth(), "content-type": "application/json" },
         body,
       }),
-      fetch(`${suite.server.url}${contract.basePath}/pets`, {
+      fetch(`${suite.server.url}${contract.basePath}/widgets`, {
         method: "POST",
         headers: { ...auth(), "content-type": "text/plain" },
-        body: "Rex",
+        body: "Cog",
       }),
     ]);
     expect(answers.map((a) => a.status)).toEqual([404, 405, 413, 415]);

@@ -6,19 +6,19 @@
 
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
+import { useService } from "@animal-store/test-support";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
   type RateLimiter,
-} from "@animal-store/openapi-engine";
-import { startScratchServer } from "@animal-store/openapi-engine/testing";
-import { useService } from "@animal-store/test-support";
-import { basePath, tightestPlan } from "@animal-store/test-support/spec-values";
-import { Redis } from "ioredis";
-import { afterAll, describe, expect, it } from "vitest";
-import { animalStore } from "../src/animal-store.js";
-import { startRateLimitedApp } from "./rate-limit-app.js";
-import { policy } from "./support/contract.js";
+} from "../src/rate-limit/index.js";
+import { startRateLimitedApp } from "./support/rate-limited-app.js";
+import { contract, startFixtureServer } from "./support/serve.js";
+import { basePath, customPlan, limitsOf, tightestPlan } from "./support/widgets.js";
+
+const policy = contract.rateLimit;
 
 const redis = await useService("redis", "Redis rate-limit burst");
 const prefix = `test:rl-burst:${randomUUID()}:`;
@@ -27,9 +27,11 @@ async function burst(limiter: RateLimiter) {
   const app = await startRateLimitedApp(limiter);
   try {
     app.now = Date.UTC(2026, 3, 1, 10, 0, 5);
-    const key = await app.createKey({ plan: "enterprise", perMinute: 25, perDay: 1000 });
-    for (let i = 0; i < 5; i++) expect((await app.call(key, "/pets")).status).toBe(200);
-    const responses = await Promise.all(Array.from({ length: 60 }, () => app.call(key, "/pets")));
+    const key = await app.createKey({ plan: customPlan, perMinute: 25, perDay: 1000 });
+    for (let i = 0; i < 5; i++) expect((await app.call(key, "/widgets")).status).toBe(200);
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, () => app.call(key, "/widgets")),
+    );
     const ok = responses.filter((r) => r.status === 200);
     expect(ok).toHaveLength(20);
     expect(responses.filter((r) => r.status === 429)).toHaveLength(40);
@@ -68,27 +70,30 @@ describe("a concurrent burst on one key", () => {
   });
 });
 
-describe("startServer with REDIS_URL unreachable", () => {
+describe("startEngine with REDIS_URL unreachable", () => {
   it("starts, counts per instance with the headers present, and reports not ready", async () => {
     const probe = createServer().listen(0, "127.0.0.1");
     await new Promise((resolve) => probe.once("listening", resolve));
     const { port } = probe.address() as { port: number };
     await new Promise((resolve) => probe.close(resolve));
-    const scratch = await startScratchServer(animalStore, {
+    const scratch = await startFixtureServer({
       name: "redis-down",
       env: { REDIS_URL: `redis://127.0.0.1:${port}` },
     });
     const { server } = scratch;
     try {
-      const key = await server.createKey({ plan: tightestPlan.name, name: "redis down" });
-      const res = await fetch(`${server.url}${basePath}/pets`, {
+      const key = await server.createKey({ plan: tightestPlan, name: "redis down" });
+      const res = await fetch(`${server.url}${basePath}/widgets`, {
         headers: { authorization: `Bearer ${key}` },
       });
       expect(res.status).toBe(200);
       expect([
         res.headers.get("x-ratelimit-limit"),
         res.headers.get("x-ratelimit-remaining"),
-      ]).toEqual([String(tightestPlan.perMinute), String(tightestPlan.perMinute - 1)]);
+      ]).toEqual([
+        String(limitsOf(tightestPlan).perMinute),
+        String(limitsOf(tightestPlan).perMinute - 1),
+      ]);
       const ready = await fetch(`${server.url}/readyz`);
       expect(ready.status).toBe(200);
       expect(await ready.json()).toEqual({ status: "degraded", degraded: ["rate-limit store"] });

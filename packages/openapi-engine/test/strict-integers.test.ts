@@ -1,18 +1,18 @@
 /**
- * Integers in a URL are decimal digits (the spec's `limit` and `petId` descriptions): what the
+ * Integers in a URL are decimal digits (the project's rule, over the widgets fixture's `count`
+ * and `widgetId`): what the
  * validator would coerce with JavaScript's number syntax (`0x10` as 16, `1e2` as 100, `%205` as
  * 5) is refused 400 validation_failed naming the parameter (planted fault: the syntax check
  * removed, so the validator's coercion answers).
  */
 import { describe, expect, it } from "vitest";
-import { contract } from "./support/contract.js";
-import { useRealServer } from "./support/real-server.js";
+import { contract, useFixtureServer } from "./support/serve.js";
 
-const suite = useRealServer("strict-integers");
+const suite = useFixtureServer("strict-integers");
 const get = (path: string) =>
   fetch(suite.api(path), { headers: { authorization: `Bearer ${suite.key}` } });
 
-// Every integer parameter of the contract, by where it is, read off the compiled contract.
+// Every integer parameter of the fixture, by where it is, read off the compiled contract.
 const inQuery = contract.operations.flatMap((op) =>
   op.integers.query.map((name) => ({ op, name, where: "query" })),
 );
@@ -26,7 +26,7 @@ const pathOf = (op: (typeof inPath)[number]["op"], name: string, value: string) 
   op.path.replace(/\{(\w+)\}/g, (_, param) => (param === name ? value : "1"));
 
 describe("strict integer syntax (planted fault: the syntax check removed)", () => {
-  it("the contract has integer parameters in the query and in the path", () => {
+  it("the fixture has integer parameters in the query and in the path", () => {
     expect(inQuery.length).toBeGreaterThan(0);
     expect(inPath.length).toBeGreaterThan(0);
   });

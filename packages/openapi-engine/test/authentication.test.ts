@@ -5,21 +5,23 @@
  */
 
 import { setTimeout as sleep } from "node:timers/promises";
-import { hashApiKey } from "@animal-store/openapi-engine";
-import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectError, realm, startTestApp, type TestApp } from "./support/test-app.js";
+import { hashApiKey } from "../src/auth/api-keys.js";
+import { contract, expectError, type FixtureApp, startFixtureApp } from "./support/serve.js";
+import { basePath } from "./support/widgets.js";
+
+const realm = contract.realm;
 
 const MISSING = `Bearer realm="${realm}"`;
 const INVALID = `Bearer realm="${realm}", error="invalid_token"`;
 
-let app: TestApp;
+let app: FixtureApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startFixtureApp();
 });
 afterAll(() => app.close());
 
-function get(headers: Record<string, string>, path = "/pets") {
+function get(headers: Record<string, string>, path = "/widgets") {
   return fetch(`${app.url}${basePath}${path}`, { headers });
 }
 
@@ -43,7 +45,7 @@ describe("authentication", () => {
 
   it("never accepts the key in a query parameter", async () => {
     for (const name of ["api_key", "access_token", "key"]) {
-      const response = await fetch(`${app.url}${basePath}/pets?${name}=${app.key}`);
+      const response = await fetch(`${app.url}${basePath}/widgets?${name}=${app.key}`);
       await expectError(response, 401, "unauthorized");
     }
   });
@@ -56,7 +58,7 @@ describe("authentication", () => {
     ["the key's hash", "Bearer HASH"],
   ])("401 invalid_api_key for %s", async (_label, value) => {
     const authorization = value.replace("HASH", hashApiKey(app.key));
-    const response = await fetch(`${app.url}${basePath}/pets`, { headers: { authorization } });
+    const response = await fetch(`${app.url}${basePath}/widgets`, { headers: { authorization } });
     await expectError(response, 401, "invalid_api_key");
     expect(response.headers.get("www-authenticate")).toBe(INVALID);
   });
@@ -72,25 +74,25 @@ describe("authentication", () => {
   });
 
   it("checks the key before anything else about the request", async () => {
-    await expectError(await get({}, "/pets?limit=0"), 401, "unauthorized");
-    await expectError(await get({}, "/pets/abc"), 401, "unauthorized");
+    await expectError(await get({}, "/widgets?count=0"), 401, "unauthorized");
+    await expectError(await get({}, "/widgets/abc"), 401, "unauthorized");
   });
 });
 
 describe("the key cache", () => {
   it("lets a revoked key go once the TTL has passed", async () => {
     const ttlMs = 300;
-    const cached = await startTestApp({ env: { API_KEY_CACHE_TTL_MS: String(ttlMs) } });
+    const cached = await startFixtureApp({ env: { API_KEY_CACHE_TTL_MS: String(ttlMs) } });
     try {
       const key = await cached.createKey({ name: "cached" });
       const headers = { authorization: `Bearer ${key}` };
-      expect((await fetch(`${cached.url}${basePath}/pets`, { headers })).status).toBe(200);
+      expect((await fetch(`${cached.url}${basePath}/widgets`, { headers })).status).toBe(200);
       const record = await cached.store.findApiKeyByHash(hashApiKey(key));
       const revoked = await cached.store.revokeApiKey(record?.id ?? "", new Date().toISOString());
       expect(revoked?.revokedAt).not.toBeNull();
       await sleep(ttlMs + 50);
       await expectError(
-        await fetch(`${cached.url}${basePath}/pets`, { headers }),
+        await fetch(`${cached.url}${basePath}/widgets`, { headers }),
         401,
         "invalid_api_key",
       );

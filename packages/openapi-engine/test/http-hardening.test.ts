@@ -4,17 +4,16 @@
  * `__proto__` and `constructor` keys in a body never reach an object; a 10,000-deep JSON body
  * gets 400 without a stack overflow. Each names the planted fault it was seen to fail on.
  */
-import { pagedList } from "@animal-store/test-support/spec-values";
 import { describe, expect, it } from "vitest";
-import { contract } from "./support/contract.js";
 import { openSocket, parseAnswers, rawExchange, readUntilClose } from "./support/raw-http.js";
-import { useRealServer } from "./support/real-server.js";
+import { contract, useFixtureServer } from "./support/serve.js";
+import { pageSize } from "./support/widgets.js";
 
-const suite = useRealServer("hardening");
+const suite = useFixtureServer("hardening");
 
 const base = contract.basePath;
 const post = (body: string) =>
-  `POST ${base}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n` +
+  `POST ${base}/widgets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n` +
   `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 const answerTo = async (bytes: string) => parseAnswers(await rawExchange(suite.server.url, bytes));
 
@@ -24,7 +23,11 @@ describe("pipelining and smuggling (planted fault: a parser that takes Content-L
     const text = readUntilClose(socket);
     const get = (path: string, close = false) =>
       `GET ${base}${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n${close ? "Connection: close\r\n" : ""}\r\n`;
-    socket.end(get("/pets?limit=1") + get("/pets/999999") + get("/pets?limit=2", true));
+    socket.end(
+      get(`/widgets?${pageSize.name}=1`) +
+        get("/widgets/999999") +
+        get(`/widgets?${pageSize.name}=2`, true),
+    );
     expect(parseAnswers(await text).map((a) => a.status)).toEqual([200, 404, 200]);
   });
 
@@ -39,9 +42,9 @@ describe("pipelining and smuggling (planted fault: a parser that takes Content-L
       "Content-Length: 67\r\nTransfer-Encoding: xchunked\r\n\r\n",
     ],
   ])("refuses %s, and the request hidden behind it is never answered", async (_label, framing) => {
-    const smuggled = `GET ${base}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n\r\n`;
+    const smuggled = `GET ${base}/widgets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n\r\n`;
     const answers = await answerTo(
-      `POST ${base}/pets HTTP/1.1\r\nHost: x\r\n${framing}${smuggled}`,
+      `POST ${base}/widgets HTTP/1.1\r\nHost: x\r\n${framing}${smuggled}`,
     );
     expect(answers.map((a) => a.status)).toEqual([400]);
     expect(JSON.parse(answers[0]?.body ?? "{}")).toMatchObject({ code: "malformed_request" });
@@ -50,18 +53,21 @@ describe("pipelining and smuggling (planted fault: a parser that takes Content-L
 
 describe("__proto__ and constructor keys (planted fault: a body merged into an object with Object.assign on a prototype)", () => {
   it.each([
-    ['{"name":"Rex","categoryId":1,"__proto__":{"polluted":true}}'],
-    ['{"name":"Rex","categoryId":1,"constructor":{"prototype":{"polluted":true}}}'],
-    ['{"__proto__":{"name":"Rex","categoryId":1}}'],
+    ['{"label":"Cog","sizeId":1,"__proto__":{"polluted":true}}'],
+    ['{"label":"Cog","sizeId":1,"constructor":{"prototype":{"polluted":true}}}'],
+    ['{"__proto__":{"label":"Cog","sizeId":1}}'],
   ])("are refused 400 and reach no object: %s", async (body) => {
     const [answer] = await answerTo(post(body));
     expect(answer?.status).toBe(400);
     expect(JSON.parse(answer?.body ?? "{}")).toMatchObject({ code: "validation_failed" });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.keys(Object.prototype)).toEqual([]);
-    const listed = await fetch(`${suite.server.url}${base}/pets?limit=${pagedList().max}`, {
-      headers: { authorization: `Bearer ${suite.key}` },
-    });
+    const listed = await fetch(
+      `${suite.server.url}${base}/widgets?${pageSize.name}=${pageSize.max}`,
+      {
+        headers: { authorization: `Bearer ${suite.key}` },
+      },
+    );
     expect(JSON.stringify(await listed.json())).not.toContain("polluted");
   });
 });
@@ -77,9 +83,7 @@ describe("deeply nested JSON (planted fault: a recursive walk of the parsed body
     expect(closed?.status).toBe(400);
     expect(JSON.parse(closed?.body ?? "{}")).toMatchObject({ code: "validation_failed" });
     const [inside] = await answerTo(
-      post(
-        `{"name":"Rex","categoryId":1,"status":${"[".repeat(depth - 40)}${"]".repeat(depth - 40)}}`,
-      ),
+      post(`{"label":"Cog","sizeId":1,"shade":${"[".repeat(depth - 40)}${"]".repeat(depth - 40)}}`),
     );
     expect(inside?.status).toBe(400);
     const still = await fetch(`${suite.server.url}/healthz`);

@@ -1,80 +1,93 @@
 /**
- * Every bad input of the issue: validation errors name the field, malformed JSON 400, body over
- * the contract's limit 413, wrong content type 415, unknown path 404, wrong method 405 with Allow.
- * All with the Error body, never HTML.
+ * Every bad input, over the widgets fixture: validation errors name the field, malformed JSON 400,
+ * body over the contract's limit 413, wrong content type 415, unknown path 404, wrong method 405
+ * with Allow. All with the Error body, never HTML.
  */
 
 import { gzipSync } from "node:zlib";
-import { HTTP_METHODS, loadBundledSpec, requestBodyLimitBytes } from "@animal-store/openapi";
-import { basePath, otherBasePath, pagedList } from "@animal-store/test-support/spec-values";
+import { deref, HTTP_METHODS, requestBodyLimitBytes } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contract, exampleCall } from "./support/contract.js";
-import { expectError, postJson, startTestApp, type TestApp } from "./support/test-app.js";
+import { loadFixture } from "./support/fixture-contract.js";
+import {
+  contract,
+  expectError,
+  type FixtureApp,
+  postJson,
+  startFixtureApp,
+} from "./support/serve.js";
+import { basePath, exampleCall, otherBasePath, pageSize } from "./support/widgets.js";
 
-let app: TestApp;
+let app: FixtureApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startFixtureApp();
 });
 afterAll(() => app.close());
 
-const LIMIT = requestBodyLimitBytes(loadBundledSpec().spec);
+const LIMIT = requestBodyLimitBytes(loadFixture().spec);
 const { operations } = contract;
+const schemas = (contract.spec.components as { schemas: Record<string, unknown> }).schemas;
+const shades = deref<{ enum: string[] }>(contract.spec, schemas.Shade).enum;
+const label = deref<{ maxLength: number }>(contract.spec, schemas.Label);
+const maxId = deref<{ maximum: number }>(contract.spec, schemas.SizeId).maximum;
 
 describe("query and path validation names the parameter", () => {
   it.each([
-    ["?limit=0", "query/limit must be >= 1"],
-    [`?limit=${pagedList().max + 1}`, `query/limit must be <= ${pagedList().max}`],
-    ["?limit=abc", "query/limit must be integer"],
-    ["?limit=1.5", "query/limit must be integer"],
+    [`?count=${pageSize.min - 1}`, `query/count must be >= ${pageSize.min}`],
+    [`?count=${pageSize.max + 1}`, `query/count must be <= ${pageSize.max}`],
+    ["?count=abc", "query/count must be integer"],
+    ["?count=1.5", "query/count must be integer"],
     [
-      "?status=lost",
-      "query/status must be equal to one of the allowed values: available, pending, sold",
+      "?shade=mauve",
+      `query/shade must be equal to one of the allowed values: ${shades.join(", ")}`,
     ],
     ["?colour=red", "Unknown query parameter 'colour'"],
     ["?api_key=whatever", "Unknown query parameter 'api_key'"],
-  ])("GET /pets%s", async (query, message) => {
-    const body = await expectError(await app.api(`/pets${query}`), 400, "validation_failed");
+  ])("GET /widgets%s", async (query, message) => {
+    const body = await expectError(await app.api(`/widgets${query}`), 400, "validation_failed");
     expect(body.message).toBe(message);
   });
 
   it.each([
-    ["0", "params/petId must be >= 1"],
-    ["-3", "params/petId must be >= 1"],
-    ["abc", "params/petId must be integer"],
-    ["2.5", "params/petId must be integer"],
-    ["9007199254740992", "params/petId must be <= 9007199254740991"],
-  ])("GET /pets/%s", async (petId, message) => {
-    const body = await expectError(await app.api(`/pets/${petId}`), 400, "validation_failed");
+    ["0", "params/widgetId must be >= 1"],
+    ["-3", "params/widgetId must be >= 1"],
+    ["abc", "params/widgetId must be integer"],
+    ["2.5", "params/widgetId must be integer"],
+    [String(maxId + 1), `params/widgetId must be <= ${maxId}`],
+  ])("GET /widgets/%s", async (widgetId, message) => {
+    const body = await expectError(await app.api(`/widgets/${widgetId}`), 400, "validation_failed");
     expect(body.message).toBe(message);
   });
 });
 
 describe("body validation names the field", () => {
   it.each([
-    [{ name: "", categoryId: 1 }, "body/name must NOT have fewer than 1 characters"],
-    [{ name: "x".repeat(101), categoryId: 1 }, "body/name must NOT have more than 100 characters"],
-    [{ name: "tab\there", categoryId: 1 }, "body/name must match pattern"],
-    [{ name: "nul\u0000", categoryId: 1 }, "body/name must match pattern"],
-    [{ name: "del\u007f", categoryId: 1 }, "body/name must match pattern"],
-    [{ name: 7, categoryId: 1 }, "body/name must be string"],
-    [{ name: "Rex", categoryId: 0 }, "body/categoryId must be >= 1"],
-    [{ name: "Rex", categoryId: "1" }, "body/categoryId must be integer"],
-    [{ name: "Rex", categoryId: 1.5 }, "body/categoryId must be integer"],
-    [{ name: "Rex", categoryId: 2 ** 53 }, "body/categoryId must be <= 9007199254740991"],
-    [{ name: "Rex", categoryId: 1, status: null }, "body/status must be string"],
-    [{ name: "Rex", categoryId: 1, id: 5 }, "body/id must NOT have additional properties"],
-    [{ categoryId: 1 }, "body must have required property 'name'"],
+    [{ label: "", sizeId: 1 }, "body/label must NOT have fewer than 1 characters"],
+    [
+      { label: "x".repeat(label.maxLength + 1), sizeId: 1 },
+      `body/label must NOT have more than ${label.maxLength} characters`,
+    ],
+    [{ label: "tab\there", sizeId: 1 }, "body/label must match pattern"],
+    [{ label: "nul\u0000", sizeId: 1 }, "body/label must match pattern"],
+    [{ label: "del\u007f", sizeId: 1 }, "body/label must match pattern"],
+    [{ label: 7, sizeId: 1 }, "body/label must be string"],
+    [{ label: "Cog", sizeId: 0 }, "body/sizeId must be >= 1"],
+    [{ label: "Cog", sizeId: "1" }, "body/sizeId must be integer"],
+    [{ label: "Cog", sizeId: 1.5 }, "body/sizeId must be integer"],
+    [{ label: "Cog", sizeId: maxId + 1 }, `body/sizeId must be <= ${maxId}`],
+    [{ label: "Cog", sizeId: 1, shade: null }, "body/shade must be string"],
+    [{ label: "Cog", sizeId: 1, id: 5 }, "body/id must NOT have additional properties"],
+    [{ sizeId: 1 }, "body must have required property 'label'"],
     [[], "body must be object"],
-    ['"Rex"', "body must be object"],
+    ['"Cog"', "body must be object"],
     ["null", "body must be object"],
-  ])("POST /pets %j", async (payload, message) => {
+  ])("POST /widgets %j", async (payload, message) => {
     const body = await expectError(await postJson(app, payload), 400, "validation_failed");
     expect(body.message.startsWith(message)).toBe(true);
   });
 
   it("names an unknown property", async () => {
     const body = await expectError(
-      await postJson(app, { name: "Rex", categoryId: 1, colour: "red" }),
+      await postJson(app, { label: "Cog", sizeId: 1, colour: "red" }),
       400,
       "validation_failed",
     );
@@ -82,14 +95,14 @@ describe("body validation names the field", () => {
   });
 
   it("400 when the body is missing altogether", async () => {
-    const response = await app.api("/pets", { method: "POST" });
+    const response = await app.api("/widgets", { method: "POST" });
     const body = await expectError(response, 400, "validation_failed");
     expect(body.message).toContain("body is required");
   });
 });
 
 describe("malformed JSON, size and media type", () => {
-  it.each(['{"name": "Rex",', "{name: 'Rex'}", "not json", '{"name":"Rex","categoryId":1}}'])(
+  it.each(['{"label": "Cog",', "{label: 'Cog'}", "not json", '{"label":"Cog","sizeId":1}}'])(
     "400 malformed_json for %s",
     async (text) => {
       await expectError(await postJson(app, text), 400, "malformed_json");
@@ -97,13 +110,13 @@ describe("malformed JSON, size and media type", () => {
   );
 
   it(`accepts a body of exactly the limit (${LIMIT} bytes)`, async () => {
-    const json = JSON.stringify({ name: "Big", categoryId: 1 });
+    const json = JSON.stringify({ label: "Big", sizeId: 1 });
     const response = await postJson(app, json + " ".repeat(LIMIT - json.length));
     expect(response.status).toBe(201);
   });
 
   it("413 for one byte over the limit, and far over it", async () => {
-    const json = JSON.stringify({ name: "Big", categoryId: 1 });
+    const json = JSON.stringify({ label: "Big", sizeId: 1 });
     const body = await expectError(
       await postJson(app, json + " ".repeat(LIMIT + 1 - json.length)),
       413,
@@ -111,7 +124,7 @@ describe("malformed JSON, size and media type", () => {
     );
     expect(body.message).toBe(`The request body exceeds ${LIMIT} bytes.`);
     await expectError(
-      await postJson(app, { name: "x".repeat(5 * LIMIT), categoryId: 1 }),
+      await postJson(app, { label: "x".repeat(5 * LIMIT), sizeId: 1 }),
       413,
       "payload_too_large",
     );
@@ -119,12 +132,12 @@ describe("malformed JSON, size and media type", () => {
 
   it.each([
     ["text/plain", "{}"],
-    ["application/x-www-form-urlencoded", "name=Rex&categoryId=1"],
-    ["application/xml", "<pet/>"],
-    ["application/merge-patch+json", '{"name":"Rex","categoryId":1}'],
+    ["application/x-www-form-urlencoded", "label=Cog&sizeId=1"],
+    ["application/xml", "<widget/>"],
+    ["application/merge-patch+json", '{"label":"Cog","sizeId":1}'],
   ])("415 for %s", async (type, text) => {
     await expectError(
-      await app.api("/pets", { method: "POST", headers: { "content-type": type }, body: text }),
+      await app.api("/widgets", { method: "POST", headers: { "content-type": type }, body: text }),
       415,
       "unsupported_media_type",
     );
@@ -133,7 +146,7 @@ describe("malformed JSON, size and media type", () => {
   it("accepts application/json with a charset", async () => {
     const response = await postJson(
       app,
-      { name: "Rex", categoryId: 1 },
+      { label: "Cog", sizeId: 1 },
       {
         "content-type": "application/json; charset=utf-8",
       },
@@ -157,24 +170,28 @@ describe("malformed JSON, size and media type", () => {
     }) as RequestInit;
 
   it("reads a body alike whether its length is declared or it comes chunked", async () => {
-    const pet = JSON.stringify({ name: "Chunky", categoryId: 1 });
-    expect((await app.api("/pets", chunked(pet))).status).toBe(201);
+    const pet = JSON.stringify({ label: "Chunky", sizeId: 1 });
+    expect((await app.api("/widgets", chunked(pet))).status).toBe(201);
     expect((await postJson(app, pet)).status).toBe(201);
-    await expectError(await app.api("/pets", chunked("{nope")), 400, "malformed_json");
+    await expectError(await app.api("/widgets", chunked("{nope")), 400, "malformed_json");
     await expectError(await postJson(app, "{nope"), 400, "malformed_json");
     const over = pet + " ".repeat(LIMIT + 1 - pet.length);
-    const body = await expectError(await app.api("/pets", chunked(over)), 413, "payload_too_large");
+    const body = await expectError(
+      await app.api("/widgets", chunked(over)),
+      413,
+      "payload_too_large",
+    );
     expect(body.message).toBe(`The request body exceeds ${LIMIT} bytes.`);
   });
 
   it("accepts a byte order mark before the JSON, as body-parser does", async () => {
-    const response = await postJson(app, `\uFEFF${JSON.stringify({ name: "Bom", categoryId: 1 })}`);
+    const response = await postJson(app, `\uFEFF${JSON.stringify({ label: "Bom", sizeId: 1 })}`);
     expect(response.status).toBe(201);
   });
 
   it("reads a gzip-compressed body, and refuses a charset other than UTF-8 with 415", async () => {
-    const pet = JSON.stringify({ name: "Zipped", categoryId: 1 });
-    const zipped = await app.api("/pets", {
+    const pet = JSON.stringify({ label: "Zipped", sizeId: 1 });
+    const zipped = await app.api("/widgets", {
       method: "POST",
       headers: { "content-type": "application/json", "content-encoding": "gzip" },
       body: gzipSync(pet),
@@ -188,17 +205,17 @@ describe("malformed JSON, size and media type", () => {
   });
 
   it("keeps the connection usable after a body over the limit", async () => {
-    const big = JSON.stringify({ name: "x".repeat(2 * LIMIT), categoryId: 1 });
+    const big = JSON.stringify({ label: "x".repeat(2 * LIMIT), sizeId: 1 });
     for (let i = 0; i < 3; i++) {
       await expectError(await postJson(app, big), 413, "payload_too_large");
-      expect((await postJson(app, { name: `After${i}`, categoryId: 1 })).status).toBe(201);
+      expect((await postJson(app, { label: `After${i}`, sizeId: 1 })).status).toBe(201);
     }
   });
 
   it("415 for a body without any content type", async () => {
-    const response = await app.api("/pets", {
+    const response = await app.api("/widgets", {
       method: "POST",
-      body: new Blob(['{"name":"Rex","categoryId":1}']),
+      body: new Blob(['{"label":"Cog","sizeId":1}']),
     });
     await expectError(response, 415, "unsupported_media_type");
   });
@@ -206,12 +223,12 @@ describe("malformed JSON, size and media type", () => {
 
 describe("unknown paths and methods", () => {
   it.each([
-    `${basePath}/animals`,
-    `${basePath}/pets/1/owner`,
+    `${basePath}/gadgets`,
+    `${basePath}/widgets/1/owner`,
     basePath,
-    `${otherBasePath}/pets`,
+    `${otherBasePath}/widgets`,
     "/",
-    "/pets",
+    "/widgets",
   ])("404 not_found for %s", async (path) => {
     const response = await fetch(`${app.url}${path}`, {
       headers: { authorization: `Bearer ${app.key}`, accept: "text/html" },

@@ -1,26 +1,25 @@
 // In production responses are not validated and handlers' answers go through serializers compiled
 // from the contract instead of JSON.stringify after the checks. Both paths must put the same bytes
-// and headers on the wire.
+// and headers on the wire (over the widgets fixture).
 
 import { join } from "node:path";
-import { issueApiKey } from "@animal-store/openapi-engine";
-import { type ScratchApp, startScratchApp } from "@animal-store/openapi-engine/testing";
-import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { animalStore } from "../src/animal-store.js";
-import type { Store } from "../src/store/index.js";
-import { openSqliteStore } from "../src/store/sqlite.js";
-import { policy, roomyPlan } from "./support/contract.js";
-import { tempDir } from "./support/test-app.js";
+import { issueApiKey } from "../src/auth/api-keys.js";
+import { type ScratchApp, scratchDirectory, startScratchApp } from "../src/testing/index.js";
+import { contract, roomyPlan } from "./support/serve.js";
+import { openWidgetStore, type WidgetStore, widgetApplication } from "./support/widget-app.js";
+import { basePath, pageSize } from "./support/widgets.js";
 
-const temp = tempDir();
+const temp = scratchDirectory("engine-production-");
+const policy = contract.rateLimit;
+type Store = WidgetStore;
 let store: Store;
 let key = "";
 const apps: ScratchApp<Store>[] = [];
 
 /** An app on the suite's store with `env`; its API base. */
 async function start(env: Record<string, string>): Promise<string> {
-  const app = await startScratchApp(animalStore, { store, env });
+  const app = await startScratchApp(widgetApplication(), { store, env });
   apps.push(app);
   return app.url;
 }
@@ -29,13 +28,13 @@ let validated = "";
 let production = "";
 
 beforeAll(async () => {
-  store = await openSqliteStore(join(temp.dir, "pets.db"));
+  store = await openWidgetStore(join(temp.dir, "widgets.db"));
   key = (await issueApiKey(store, policy, { plan: roomyPlan, name: "test" })).key;
   for (let i = 0; i < 105; i++) {
-    await store.createPet({
-      name: `Pet ${i} "é"`,
-      categoryId: 1 + (i % 3),
-      ...(i % 2 ? { status: "sold" } : {}),
+    await store.createWidget({
+      label: `Widget ${i} "é"`,
+      sizeId: 1 + (i % 3),
+      ...(i % 2 ? { shade: "slate" } : {}),
     });
   }
   validated = await start({ API_KEY_CACHE_TTL_MS: "0" });
@@ -70,23 +69,23 @@ async function answer(base: string, path: string, init: RequestInit = {}) {
 
 describe("answers without response validation (production)", () => {
   it.each([
-    ["GET", "/pets"],
-    ["GET", `/pets?limit=${pagedList().max}`],
-    ["GET", "/pets?limit=5&status=sold"],
-    ["HEAD", "/pets?limit=3"],
-    ["GET", "/pets/1"],
-    ["GET", "/pets/100000"],
-    ["GET", "/pets?limit=0"],
+    ["GET", "/widgets"],
+    ["GET", `/widgets?${pageSize.name}=${pageSize.max}`],
+    ["GET", `/widgets?${pageSize.name}=5&shade=slate`],
+    ["HEAD", `/widgets?${pageSize.name}=3`],
+    ["GET", "/widgets/1"],
+    ["GET", "/widgets/100000"],
+    ["GET", `/widgets?${pageSize.name}=0`],
   ])("%s %s is byte for byte the validated answer", async (method, path) => {
     const expected = await answer(validated, path, { method });
     expect(expected.status).toBeLessThan(500);
     expect(await answer(production, path, { method })).toEqual(expected);
   });
 
-  it("POST /pets answers the same shape and headers, with its own id", async () => {
-    const body = JSON.stringify({ name: "Rex", categoryId: 1, status: "available" });
-    const a = await answer(validated, "/pets", { method: "POST", body });
-    const b = await answer(production, "/pets", { method: "POST", body });
+  it("POST /widgets answers the same shape and headers, with its own id", async () => {
+    const body = JSON.stringify({ label: "Cog", sizeId: 1, shade: "teal" });
+    const a = await answer(validated, "/widgets", { method: "POST", body });
+    const b = await answer(production, "/widgets", { method: "POST", body });
     expect(a.status).toBe(201);
     expect(b.status).toBe(201);
     expect({ ...JSON.parse(b.body), id: 0 }).toEqual({ ...JSON.parse(a.body), id: 0 });

@@ -1,13 +1,11 @@
 /**
  * What the HTTP layer refuses or would have answered itself, walked with raw sockets on the real
- * server: HTTP/1.0 framing with Transfer-Encoding, Host rules, Expect, CONNECT, TRACE and unknown
+ * start sequence over the widgets fixture: HTTP/1.0 framing with Transfer-Encoding, Host rules, Expect, CONNECT, TRACE and unknown
  * methods, the request target's bound (414) apart from the headers' (431), and the body limit
  * enforced before the body is read. Every answer is in the Error shape with the rate-limit
  * headers and a request id. Each describe names the planted fault it was seen to fail on.
  */
-import { pagedList } from "@animal-store/test-support/spec-values";
 import { describe, expect, it } from "vitest";
-import { contract } from "./support/contract.js";
 import {
   openSocket,
   parseAnswers,
@@ -15,9 +13,10 @@ import {
   rawExchange,
   readUntilClose,
 } from "./support/raw-http.js";
-import { useRealServer } from "./support/real-server.js";
+import { contract, useFixtureServer } from "./support/serve.js";
+import { pageSize } from "./support/widgets.js";
 
-const suite = useRealServer("edge-refusals");
+const suite = useFixtureServer("edge-refusals");
 const base = contract.basePath;
 const auth = () => `Authorization: Bearer ${suite.key}\r\n`;
 const answersTo = async (bytes: string) => parseAnswers(await rawExchange(suite.server.url, bytes));
@@ -38,16 +37,16 @@ function expectErrorShape(answers: RawAnswer[], status: number, code: string): R
 describe("HTTP/1.0 with Transfer-Encoding (planted fault: the framing check removed)", () => {
   it("is refused 400 malformed_request and closed; the request behind it is never served", async () => {
     const name = `smuggled-${Date.now()}`;
-    const smuggled = JSON.stringify({ name, categoryId: 1 });
+    const smuggled = JSON.stringify({ label: name, sizeId: 1 });
     const answers = await answersTo(
-      `POST ${base}/pets HTTP/1.0\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
+      `POST ${base}/widgets HTTP/1.0\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
         "Transfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n0\r\n\r\n" +
-        `POST ${base}/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
+        `POST ${base}/widgets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
         `Content-Length: ${smuggled.length}\r\n\r\n${smuggled}`,
     );
     const answer = expectErrorShape(answers, 400, "malformed_request");
     expect(answer.headers.connection).toBe("close");
-    const listed = await fetch(suite.api(`/pets?limit=${pagedList().max}`), {
+    const listed = await fetch(suite.api(`/widgets?${pageSize.name}=${pageSize.max}`), {
       headers: { authorization: `Bearer ${suite.key}` },
     });
     expect(JSON.stringify(await listed.json())).not.toContain(name);
@@ -67,19 +66,20 @@ describe("Host (planted fault: Host not checked, or Node's bare 400 for a missin
     ["invalid", "Host: bad host/with@junk\r\n"],
   ])("%s: 400 malformed_request", async (_label, host) => {
     const answers = await answersTo(
-      `GET ${base}/pets HTTP/1.1\r\n${host}${auth()}Connection: close\r\n\r\n`,
+      `GET ${base}/widgets HTTP/1.1\r\n${host}${auth()}Connection: close\r\n\r\n`,
     );
     expectErrorShape(answers, 400, "malformed_request");
   });
 
   it("pipelined behind a served request: answered after it, in order, and nothing after it", async () => {
-    const get = (host: string) => `GET ${base}/pets?limit=1 HTTP/1.1\r\n${host}${auth()}\r\n`;
+    const get = (host: string) =>
+      `GET ${base}/widgets?${pageSize.name}=1 HTTP/1.1\r\n${host}${auth()}\r\n`;
     const answers = await answersTo(get("Host: x\r\n") + get("") + get("Host: x\r\n"));
     expect(answers.map((a) => a.status)).toEqual([200, 400]);
     expect(JSON.parse(answers[1]?.body ?? "{}")).toMatchObject({ code: "malformed_request" });
   });
 
-  it.each([["localhost:8080"], ["[::1]:8080"], ["api.animal-store.example"], ["127.0.0.1"]])(
+  it.each([["localhost:8080"], ["[::1]:8080"], ["api.widget-works.example"], ["127.0.0.1"]])(
     "a valid Host is served: %s",
     async (host) => {
       const [answer] = await answersTo(
@@ -94,7 +94,7 @@ describe("answers Node would write itself (planted fault: Node's bare 417, silen
   it.each([
     [
       "an unsupported Expect",
-      `GET ${base}/pets HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n`,
+      `GET ${base}/widgets HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\n\r\n`,
       417,
       "expectation_failed",
     ],
@@ -106,13 +106,13 @@ describe("answers Node would write itself (planted fault: Node's bare 417, silen
     ],
     [
       "CONNECT, origin form",
-      `CONNECT ${base}/pets HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `CONNECT ${base}/widgets HTTP/1.1\r\nHost: x\r\n\r\n`,
       400,
       "malformed_request",
     ],
     [
       "a method HTTP does not define",
-      `FOO ${base}/pets HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `FOO ${base}/widgets HTTP/1.1\r\nHost: x\r\n\r\n`,
       400,
       "malformed_request",
     ],
@@ -127,7 +127,7 @@ describe("answers Node would write itself (planted fault: Node's bare 417, silen
 
   it("TRACE: 405 method_not_allowed with Allow", async () => {
     const answers = await answersTo(
-      `TRACE ${base}/pets HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`,
+      `TRACE ${base}/widgets HTTP/1.1\r\nHost: x\r\n${auth()}Connection: close\r\n\r\n`,
     );
     const answer = expectErrorShape(answers, 405, "method_not_allowed");
     expect(answer.headers.allow).toContain("GET");
@@ -136,7 +136,7 @@ describe("answers Node would write itself (planted fault: Node's bare 417, silen
   it("sends no 100 Continue when the body will not be read (401 without a key)", async () => {
     const text = await rawExchange(
       suite.server.url,
-      `POST ${base}/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+      `POST ${base}/widgets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
         "Content-Length: 30\r\nExpect: 100-continue\r\n\r\n",
     );
     expect(text).not.toContain("100 Continue");
@@ -144,11 +144,11 @@ describe("answers Node would write itself (planted fault: Node's bare 417, silen
   });
 
   it("sends 100 Continue just before the body is read, and the body is served", async () => {
-    const body = JSON.stringify({ name: "Continued", categoryId: 1 });
+    const body = JSON.stringify({ label: "Continued", sizeId: 1 });
     const socket = await openSocket(suite.server.url);
     const text = readUntilClose(socket);
     socket.write(
-      `POST ${base}/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
+      `POST ${base}/widgets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
         `Content-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
     );
     await new Promise<void>((resolve) =>
@@ -162,7 +162,8 @@ describe("answers Node would write itself (planted fault: Node's bare 417, silen
 });
 
 describe("the request target's bound (planted fault: the target not checked, 431 for an overflowing one)", () => {
-  const target = (length: number) => `${base}/pets?${"a".repeat(length - base.length - 6)}`;
+  const target = (length: number) =>
+    `${base}/widgets?${"a".repeat(length - `${base}/widgets?`.length)}`;
 
   it("is the contract's: a target one byte over gets 414 uri_too_long, one at it does not", async () => {
     const over = await answersTo(
@@ -183,7 +184,7 @@ describe("the request target's bound (planted fault: the target not checked, 431
     );
     expectErrorShape(
       await answersTo(
-        `GET ${base}/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`,
+        `GET ${base}/widgets HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`,
       ),
       431,
       "headers_too_large",
@@ -196,7 +197,7 @@ describe("the body limit before the body (planted fault: the declared length not
     for (const expect100 of ["", "Expect: 100-continue\r\n"]) {
       const text = await rawExchange(
         suite.server.url,
-        `POST ${base}/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
+        `POST ${base}/widgets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
           `Content-Length: ${contract.bodyLimitBytes * 1000}\r\n${expect100}\r\n`,
       );
       expect(text).not.toContain("100 Continue");
@@ -208,7 +209,7 @@ describe("the body limit before the body (planted fault: the declared length not
     const socket = await openSocket(suite.server.url);
     const text = readUntilClose(socket);
     socket.write(
-      `POST ${base}/pets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
+      `POST ${base}/widgets HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\n` +
         'Transfer-Encoding: chunked\r\n\r\n1\r\n"\r\n',
     );
     const chunk = `400\r\n${"a".repeat(0x400)}\r\n`;

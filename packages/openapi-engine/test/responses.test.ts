@@ -1,30 +1,30 @@
 /**
- * What every response carries and how failures look: security headers, no-store, request ids,
+ * What every response carries and how failures look, over the widgets fixture: security headers, no-store, request ids,
  * CORS for configured origins, 500 with a request id and nothing internal, 503 when the store is
  * unreachable, and response validation really being on.
  */
 
 import { Writable } from "node:stream";
-import type { Pet } from "@animal-store/api-types";
 import { documentedHeaderNames } from "@animal-store/openapi";
-import { StoreUnavailableError } from "@animal-store/openapi-engine";
-import { basePath } from "@animal-store/test-support/spec-values";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Store } from "../src/store/index.js";
-import { openPostgresStore } from "../src/store/postgres.js";
-import { contract } from "./support/contract.js";
-import { expectError, startTestApp, type TestApp } from "./support/test-app.js";
+import { StoreUnavailableError } from "../src/errors.js";
+import { contract, expectError, type FixtureApp, startFixtureApp } from "./support/serve.js";
+import { openPostgresWidgetStore, type Widget, type WidgetStore } from "./support/widget-app.js";
+import { basePath } from "./support/widgets.js";
 
-let app: TestApp;
+let app: FixtureApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startFixtureApp();
 });
 afterAll(() => app.close());
 
 describe("headers on every response", () => {
   it("security headers, no-store and no X-Powered-By on success and error", async () => {
-    for (const response of [await app.api("/pets"), await fetch(`${app.url}${basePath}/pets`)]) {
+    for (const response of [
+      await app.api("/widgets"),
+      await fetch(`${app.url}${basePath}/widgets`),
+    ]) {
       expect(response.headers.get("x-powered-by")).toBeNull();
       expect(response.headers.get("cache-control")).toBe("no-store");
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");
@@ -36,10 +36,10 @@ describe("headers on every response", () => {
   });
 
   it("echoes a sane X-Request-Id and replaces anything else", async () => {
-    const kept = await app.api("/pets", { headers: { "x-request-id": "trace-42.a:b_c" } });
+    const kept = await app.api("/widgets", { headers: { "x-request-id": "trace-42.a:b_c" } });
     expect(kept.headers.get("x-request-id")).toBe("trace-42.a:b_c");
     for (const bad of ["has space", "x".repeat(129), "<script>"]) {
-      const replaced = await app.api("/pets", { headers: { "x-request-id": bad } });
+      const replaced = await app.api("/widgets", { headers: { "x-request-id": bad } });
       expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     }
     const generated = await fetch(`${app.url}/healthz`);
@@ -50,8 +50,8 @@ describe("headers on every response", () => {
     const html = { accept: "text/html", authorization: `Bearer ${app.key}` };
     for (const path of [
       `${basePath}/nothing`,
-      `${basePath}/pets?limit=0`,
-      `${basePath}/pets/%E0%A4%A`,
+      `${basePath}/widgets?count=0`,
+      `${basePath}/widgets/%E0%A4%A`,
       "/%",
     ]) {
       const response = await fetch(`${app.url}${path}`, { headers: html });
@@ -60,7 +60,7 @@ describe("headers on every response", () => {
       const body = (await response.json()) as { status: number };
       expect(body.status).toBe(response.status);
     }
-    const ok = await fetch(`${app.url}${basePath}/pets`, { headers: html });
+    const ok = await fetch(`${app.url}${basePath}/widgets`, { headers: html });
     expect(ok.status).toBe(200);
     expect(ok.headers.get("content-type")).toMatch(/^application\/json/);
   });
@@ -68,14 +68,14 @@ describe("headers on every response", () => {
 
 describe("CORS", () => {
   const origin = "https://app.example.com";
-  let corsApp: TestApp;
+  let corsApp: FixtureApp;
   beforeAll(async () => {
-    corsApp = await startTestApp({ env: { CORS_ORIGINS: `${origin},http://localhost:5173` } });
+    corsApp = await startFixtureApp({ env: { CORS_ORIGINS: `${origin},http://localhost:5173` } });
   });
   afterAll(() => corsApp.close());
 
   it("lets a configured origin preflight the bearer header", async () => {
-    const response = await fetch(`${corsApp.url}${basePath}/pets`, {
+    const response = await fetch(`${corsApp.url}${basePath}/widgets`, {
       method: "OPTIONS",
       headers: {
         origin,
@@ -94,8 +94,8 @@ describe("CORS", () => {
     const documented = documentedHeaderNames(contract.spec, contract.operations);
     expect(documented.length).toBeGreaterThan(0);
     for (const response of [
-      await corsApp.api("/pets", { headers: { origin } }),
-      await fetch(`${corsApp.url}${basePath}/pets`, { headers: { origin } }),
+      await corsApp.api("/widgets", { headers: { origin } }),
+      await fetch(`${corsApp.url}${basePath}/widgets`, { headers: { origin } }),
     ]) {
       expect(response.headers.get("access-control-allow-origin")).toBe(origin);
       const exposed = (response.headers.get("access-control-expose-headers") ?? "").split(",");
@@ -105,7 +105,7 @@ describe("CORS", () => {
   });
 
   it("allows exactly the contract's methods in a preflight", async () => {
-    const response = await fetch(`${corsApp.url}${basePath}/pets`, {
+    const response = await fetch(`${corsApp.url}${basePath}/widgets`, {
       method: "OPTIONS",
       headers: { origin, "access-control-request-method": "GET" },
     });
@@ -114,16 +114,16 @@ describe("CORS", () => {
   });
 
   it("says nothing to other origins, and nothing at all when no origin is configured", async () => {
-    const other = await corsApp.api("/pets", { headers: { origin: "https://evil.example" } });
+    const other = await corsApp.api("/widgets", { headers: { origin: "https://evil.example" } });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
-    const none = await app.api("/pets", { headers: { origin } });
+    const none = await app.api("/widgets", { headers: { origin } });
     expect(none.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
 
 /** A store that delegates to `base` except for the methods given; closing it leaves `base` open. */
-function storeWith(base: Store, overrides: Partial<Store>): Store {
-  return Object.assign(Object.create(base) as Store, { close: async () => {} }, overrides);
+function storeWith(base: WidgetStore, overrides: Partial<WidgetStore>): WidgetStore {
+  return Object.assign(Object.create(base) as WidgetStore, { close: async () => {} }, overrides);
 }
 
 describe("unexpected failures", () => {
@@ -139,15 +139,16 @@ describe("unexpected failures", () => {
       }),
     );
     const secret = "boom in /srv/app/internal.ts";
-    const broken = await startTestApp({
+    const broken = await startFixtureApp({
       logger,
       store: storeWith(app.store, {
-        listPets: () => Promise.reject(new TypeError(secret)),
-        listPetsText: () => Promise.reject(new TypeError(secret)),
+        listWidgets: () => Promise.reject(new TypeError(secret)),
       }),
     });
     try {
-      const response = await broken.api("/pets", { headers: { "x-request-id": "req-500-test" } });
+      const response = await broken.api("/widgets", {
+        headers: { "x-request-id": "req-500-test" },
+      });
       const body = await expectError(response, 500, "internal_error");
       expect(body.message).toBe("Internal error (request id req-500-test).");
       expect(JSON.stringify(body)).not.toContain("boom");
@@ -164,30 +165,27 @@ describe("unexpected failures", () => {
   });
 
   it("response validation is on: a body off the contract becomes a 500, never reaches the client", async () => {
-    const offContract = { id: 1, name: "Rex", categoryId: 1, status: null } as unknown as Pet;
-    const broken = await startTestApp({
-      store: storeWith(app.store, { getPet: async () => offContract }),
+    const offContract = { id: 1, label: "Cog", sizeId: 1, shade: null } as unknown as Widget;
+    const broken = await startFixtureApp({
+      store: storeWith(app.store, { getWidget: async () => offContract }),
     });
     try {
-      await expectError(await broken.api("/pets/1"), 500, "internal_error");
+      await expectError(await broken.api("/widgets/1"), 500, "internal_error");
     } finally {
       await broken.close();
     }
   });
 
   it("503 service_unavailable when the database is unreachable, and /readyz says so", async () => {
-    const down = await openPostgresStore({
-      url: "postgres://postgres@127.0.0.1:1/unreachable",
-      skipMigrations: true,
-    });
-    const unreachable = await startTestApp({
+    const down = openPostgresWidgetStore("postgres://postgres@127.0.0.1:1/unreachable");
+    const unreachable = await startFixtureApp({
       store: storeWith(down, {
         insertApiKey: (key) => app.store.insertApiKey(key),
         close: () => down.close(),
       }),
     });
     try {
-      const response = await unreachable.api("/pets", {
+      const response = await unreachable.api("/widgets", {
         headers: { authorization: `Bearer ${app.key}` },
       });
       await expectError(response, 503, "service_unavailable");

@@ -1,11 +1,12 @@
 /**
- * A real app for the rate-limit suites: the Animal Store's scratch app (response validation on,
- * TRUST_PROXY=1) with the limiter under test and a fake clock the suite sets.
+ * A real app for the rate-limit suites: the widgets application's scratch app (response
+ * validation on, TRUST_PROXY=1) with the limiter under test and a fake clock the suite sets.
  */
 import type { LoadedSpec } from "@animal-store/openapi";
-import type { NewKeyOptions, RateLimiter } from "@animal-store/openapi-engine";
-import { startScratchApp } from "@animal-store/openapi-engine/testing";
-import { animalStore } from "../src/animal-store.js";
+import type { NewKeyOptions } from "../../src/auth/api-keys.js";
+import type { RateLimiter } from "../../src/rate-limit/index.js";
+import { startScratchApp } from "../../src/testing/index.js";
+import { widgetApplication } from "./widget-app.js";
 
 /** The running app, its clock (set `now`) and a request helper. */
 export interface RateLimitedApp {
@@ -17,13 +18,13 @@ export interface RateLimitedApp {
   close(): Promise<void>;
 }
 
-/** Starts the app with `limiter` (closed by close()), on the bundled contract or `spec`. */
+/** Starts the app with `limiter` (closed by close()), on the widgets fixture or `spec`. */
 export async function startRateLimitedApp(
   limiter: RateLimiter,
   spec?: LoadedSpec,
 ): Promise<RateLimitedApp> {
   const state = { now: 0 };
-  const app = await startScratchApp(animalStore, {
+  const app = await startScratchApp(widgetApplication(spec), {
     limiter,
     clock: () => state.now,
     env: { API_KEY_CACHE_TTL_MS: "0", TRUST_PROXY: "1" },

@@ -1,17 +1,19 @@
 /**
- * Operational routes outside /v1: /healthz (alive), /readyz (the store answers; the limiter's
+ * Operational routes outside the base path (over the widgets fixture): /healthz (alive), /readyz (the store answers; the limiter's
  * store only degrades it, since the limiter fails open),
  * /openapi.json (the bundled contract, byte for byte). No key needed; other methods get 405.
  */
 
-import { loadBundledSpec } from "@animal-store/openapi";
-import { createMemoryRateLimiter } from "@animal-store/openapi-engine";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectError, policy, startTestApp, type TestApp } from "./support/test-app.js";
+import { createMemoryRateLimiter } from "../src/rate-limit/index.js";
+import { loadFixture } from "./support/fixture-contract.js";
+import { contract, expectError, type FixtureApp, startFixtureApp } from "./support/serve.js";
 
-let app: TestApp;
+const policy = contract.rateLimit;
+
+let app: FixtureApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startFixtureApp();
 });
 afterAll(() => app.close());
 
@@ -31,7 +33,7 @@ describe("operational routes", () => {
 
   it("/readyz is 200 but degraded when only the limiter's store does not answer", async () => {
     const limiter = createMemoryRateLimiter({ ban: policy.ban });
-    const broken = await startTestApp({
+    const broken = await startFixtureApp({
       limiter: Object.assign(Object.create(limiter), {
         check: () => Promise.reject(new Error("redis down")),
       }),
@@ -51,7 +53,7 @@ describe("operational routes", () => {
     const response = await fetch(`${app.url}/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await response.text()).toBe(loadBundledSpec().text);
+    expect(await response.text()).toBe(loadFixture().text);
   });
 
   it.each(["/healthz", "/readyz", "/openapi.json"])("405 with Allow for POST %s", async (path) => {

@@ -1,29 +1,24 @@
 /**
- * HTTP at the edges, as a hostile client meets it, on the real server (startServer, or the built
- * `main.js` where the process's own descriptors are counted): bounds on slow and idle clients and
- * connection caps; HEAD for every GET operation; OPTIONS without a key; two Authorization
- * headers refused; answers given before a request could be read, in the Error shape with their
- * own codes and the rate-limit headers. Each test names the planted fault it was seen to fail on.
+ * HTTP at the edges, as a hostile client meets it, on the real start sequence over the widgets
+ * fixture: bounds on slow and idle clients and connection caps (a thousand slow sockets counted
+ * against this process's descriptors); HEAD for every GET operation; OPTIONS without a key; two
+ * Authorization headers refused; answers given before a request could be read, in the Error
+ * shape with their own codes and the rate-limit headers. Each test names the planted fault it
+ * was seen to fail on.
  */
 
 import { existsSync, readdirSync } from "node:fs";
 import type { Socket } from "node:net";
-import { join } from "node:path";
-import { startScratchServer } from "@animal-store/openapi-engine/testing";
-import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
-import { animalStore } from "../src/animal-store.js";
-import { contract, exampleCall, realm } from "./support/contract.js";
+import type { ScratchServer } from "../src/testing/index.js";
 import { openSocket, parseAnswers, rawExchange, readUntilClose } from "./support/raw-http.js";
-import { useRealServer } from "./support/real-server.js";
-import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
-import { tempDir } from "./support/test-app.js";
+import { contract, startFixtureServer, useFixtureServer } from "./support/serve.js";
+import type { WidgetStore } from "./support/widget-app.js";
+import { basePath, exampleCall } from "./support/widgets.js";
 
-const temp = tempDir();
-afterAll(() => temp.remove());
 const HEADERS_TIMEOUT_MS = 1000;
 const REQUEST_TIMEOUT_MS = 4000;
-const suite = useRealServer("edges", {
+const suite = useFixtureServer("edges", {
   HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
   REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
   MAX_CONNECTIONS_PER_ADDRESS: "40",
@@ -34,7 +29,7 @@ const gets = contract.operations.filter((op) => op.method === "GET");
 /** A connection that sends a header line every `everyMs` and never finishes its headers. */
 async function slowloris(url: string, everyMs: number, localAddress?: string) {
   const socket = await openSocket(url, localAddress);
-  socket.write(`GET ${contract.basePath}/pets HTTP/1.1\r\nHost: x\r\n`);
+  socket.write(`GET ${contract.basePath}/widgets HTTP/1.1\r\nHost: x\r\n`);
   const timer = setInterval(
     () => socket.writable && socket.write(`X-Slow-${Date.now()}: 1\r\n`),
     everyMs,
@@ -54,11 +49,13 @@ describe("bounds on slow clients (planted fault: HEADERS_TIMEOUT_MS not passed o
   it("cuts a client that dribbles its headers within the bound, while others are served", async () => {
     const slow = await slowloris(suite.server.url, 200);
     // Another client (another address) is served meanwhile.
-    const other = await fetch(api("/pets"), { headers: { authorization: `Bearer ${suite.key}` } });
+    const other = await fetch(api("/widgets"), {
+      headers: { authorization: `Bearer ${suite.key}` },
+    });
     expect(other.status).toBe(200);
     const { text, afterMs } = await slow.closed;
-    // The bound: the headers timeout, checked every second (README "Server configuration"),
-    // well before the request timeout would have cut it.
+    // The bound: the headers timeout, checked every second, well before the request timeout
+    // would have cut it.
     expect(afterMs).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS * 0.9);
     expect(afterMs).toBeLessThan(HEADERS_TIMEOUT_MS + 1000 + 1500);
     expect(HEADERS_TIMEOUT_MS + 1000 + 1500).toBeLessThan(REQUEST_TIMEOUT_MS);
@@ -73,7 +70,7 @@ describe("bounds on slow clients (planted fault: HEADERS_TIMEOUT_MS not passed o
   it("cuts a request whose body dribbles in, at the request timeout", async () => {
     const socket = await openSocket(suite.server.url);
     socket.write(
-      `POST ${contract.basePath}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n` +
+      `POST ${contract.basePath}/widgets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${suite.key}\r\n` +
         "Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{",
     );
     const timer = setInterval(() => socket.writable && socket.write(" "), 200);
@@ -106,27 +103,25 @@ describe("connection caps (planted fault: capConnections not installed)", () => 
 });
 
 describe.skipIf(!existsSync("/proc/self/fd"))(
-  "1,000 slow sockets against the built server (planted fault: no headers timeout)",
+  "1,000 slow sockets (planted fault: no headers timeout)",
   () => {
-    let child: ServerProcess | undefined;
-    afterAll(() => kill(child));
+    let server: ScratchServer<WidgetStore> | undefined;
+    afterAll(() => server?.close());
 
     it("are all cut, and the process's descriptors come back to where they were", async () => {
-      const db = join(temp.dir, "fds.db");
-      await createKeyIn(db);
-      child = await spawnServer({
-        DATABASE_URL: `file:${db}`,
-        HEADERS_TIMEOUT_MS: "2000",
-        MAX_CONNECTIONS_PER_ADDRESS: "5000",
+      // The server runs in this process: its descriptors and the clients' are counted together,
+      // and both sides are closed once the server cuts a socket.
+      server = await startFixtureServer({
+        name: "fds",
+        env: { HEADERS_TIMEOUT_MS: "2000", MAX_CONNECTIONS_PER_ADDRESS: "5000" },
       });
-      const fds = () => readdirSync(`/proc/${child?.child.pid}/fd`).length;
+      const url = server.url;
+      const fds = () => readdirSync("/proc/self/fd").length;
       const before = fds();
-      const sockets = await Promise.all(
-        Array.from({ length: 1000 }, () => slowloris(child?.url as string, 500)),
-      );
-      // Every socket is held by the server meanwhile...
+      const sockets = await Promise.all(Array.from({ length: 1000 }, () => slowloris(url, 500)));
+      // Every socket is held meanwhile...
       await expect.poll(fds, { timeout: 10_000 }).toBeGreaterThanOrEqual(before + 900);
-      const served = await fetch(`${child.url}/healthz`);
+      const served = await fetch(`${url}/healthz`);
       expect(served.status).toBe(200);
       // ... and cut at the bound, all of them (the headers timeout, checked every second; the
       // margin is for a loaded machine opening a thousand sockets).
@@ -139,6 +134,10 @@ describe.skipIf(!existsSync("/proc/self/fd"))(
 );
 
 describe("HEAD (planted fault: HEAD not mapped to the GET operation, 405)", () => {
+  it("the fixture has GET operations", () => {
+    expect(gets.length).toBeGreaterThan(1);
+  });
+
   it.each(gets.map((op) => [op.operationId, op] as const))(
     "%s: HEAD answers the GET's status and headers, no body, and is counted",
     async (_id, op) => {
@@ -182,12 +181,9 @@ describe("OPTIONS (planted fault: OPTIONS through the credential check, 401)", (
 
   it("answers a CORS preflight from an allowed origin, without a key", async () => {
     const origin = "https://app.example.com";
-    const cors = await startScratchServer(animalStore, {
-      name: "cors",
-      env: { CORS_ORIGINS: origin },
-    });
+    const cors = await startFixtureServer({ name: "cors", env: { CORS_ORIGINS: origin } });
     try {
-      const preflight = await fetch(`${cors.url}${contract.basePath}/pets`, {
+      const preflight = await fetch(`${cors.url}${contract.basePath}/widgets`, {
         method: "OPTIONS",
         headers: {
           origin,
@@ -214,7 +210,7 @@ describe("two Authorization headers (planted fault: the first one used, 200)", (
     const [a, b] = pair(`Bearer ${suite.key}`);
     const text = await rawExchange(
       suite.server.url,
-      `GET ${contract.basePath}/pets HTTP/1.1\r\nHost: x\r\nAuthorization: ${a}\r\nauthorization: ${b}\r\nConnection: close\r\n\r\n`,
+      `GET ${contract.basePath}/widgets HTTP/1.1\r\nHost: x\r\nAuthorization: ${a}\r\nauthorization: ${b}\r\nConnection: close\r\n\r\n`,
     );
     const [answer] = parseAnswers(text);
     expect(answer?.status).toBe(401);
@@ -223,7 +219,7 @@ describe("two Authorization headers (planted fault: the first one used, 200)", (
       status: 401,
     });
     expect(answer?.headers["www-authenticate"]).toBe(
-      `Bearer realm="${realm}", error="invalid_request"`,
+      `Bearer realm="${contract.realm}", error="invalid_request"`,
     );
     expect(answer?.headers["x-ratelimit-remaining"]).toMatch(/^\d+$/);
   });
@@ -234,25 +230,25 @@ describe("answers given before a request could be read (planted fault: Node's em
     ["not HTTP at all", "GARBAGE\r\n\r\n", 400, "malformed_request"],
     [
       "a header line without a colon",
-      `GET ${basePath}/pets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n`,
+      `GET ${basePath}/widgets HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n`,
       400,
       "malformed_request",
     ],
     [
       "Content-Length with Transfer-Encoding",
-      `POST ${basePath}/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+      `POST ${basePath}/widgets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
       400,
       "malformed_request",
     ],
     [
       "two different Content-Lengths",
-      `POST ${basePath}/pets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde`,
+      `POST ${basePath}/widgets HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nContent-Length: 5\r\n\r\nabcde`,
       400,
       "malformed_request",
     ],
     [
       "100 KB of headers",
-      `GET ${basePath}/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`,
+      `GET ${basePath}/widgets HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(100_000)}\r\n\r\n`,
       431,
       "headers_too_large",
     ],
