@@ -2,9 +2,8 @@
  * The environment of each server variant: its own SQLite file in the scratch directory, or for (d) a
  * fresh PostgreSQL schema and a unique Redis key prefix, both removed when the run ends.
  */
-import type { AddressInfo } from "node:net";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "@animal-store/test-support/free-port";
 import { Redis } from "ioredis";
 import pg from "pg";
 import type { VariantId } from "./variant-process.js";
@@ -18,14 +17,6 @@ export interface VariantSpec {
 /** Where PostgreSQL and Redis are (the test services of this repo; override with the same variables). */
 const PG_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres";
 const REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function withPostgres<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
