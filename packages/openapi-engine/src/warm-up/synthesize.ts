@@ -32,7 +32,7 @@
  * @see https://spec.openapis.org/oas/v3.1.1#style-values
  * @see https://spec.openapis.org/oas/v3.1.1#media-type-object
  * @see https://spec.openapis.org/oas/v3.1.1#example-object
- * @see https://spec.openapis.org/oas/v3.1.1#fixed-fields-20 (readOnly, writeOnly)
+ * @see https://spec.openapis.org/oas/v3.1.1#schema-object (readOnly, writeOnly)
  */
 import { sample } from "openapi-sampler";
 
