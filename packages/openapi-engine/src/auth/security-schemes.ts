@@ -25,6 +25,9 @@
  * - An `Authorization` header of another scheme than the ones an operation accepts counts as no
  *   credential ("missing"), as does an empty apiKey value; two `Authorization` headers (or two
  *   values of an apiKey header or query parameter) are refused as `invalid`.
+ * - Subjects share one namespace across schemes: a caller who may come with a key or with a
+ *   token is one rate-limit subject when both verifiers answer the same subject; a verifier that
+ *   wants them apart prefixes its own.
  * - apiKey has no registered challenge; its 401 carries `ApiKey realm=…, in=…, name=…` so the
  *   answer still has the WWW-Authenticate that RFC 9110 section 15.5.2 asks of every 401.
  *
