@@ -319,13 +319,24 @@ describe("alternatives, combinations and optional security", () => {
     });
     expect(calls).toEqual(["oauth"]);
   });
-  it("prefers invalid over insufficient scope over missing", async () => {
-    const outcome = refusal(
-      await check([{ oauth: ["write"] }, { headerKey: [] }], {
-        headers: { authorization: "Bearer tok-read", "x-api-key": "wrong" },
+  it("prefers insufficient scope over invalid over missing", async () => {
+    // One token offered to two schemes: the one that knows it says it lacks a scope.
+    const shared = refusal(
+      await check([{ bearerAuth: [] }, { oauth: ["write"] }], {
+        headers: { authorization: "Bearer tok-read" },
       }),
     );
-    expect(outcome.failure).toBe("invalid");
+    expect(shared).toMatchObject({ failure: "insufficient_scope", status: 403 });
+    const invalid = refusal(
+      await check([{ oauth: [] }, { headerKey: [] }], {
+        headers: { authorization: "Bearer unknown", "x-api-key": "hk-wrong" },
+      }),
+    );
+    expect(invalid).toMatchObject({ failure: "invalid", status: 401 });
+    const missing = refusal(
+      await check([{ oauth: [] }, { headerKey: [] }], { headers: { authorization: "Basic x" } }),
+    );
+    expect(missing.failure).toBe("missing");
   });
 });
 

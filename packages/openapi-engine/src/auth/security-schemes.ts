@@ -19,9 +19,11 @@
  *   oauth2 and openIdConnect) or roles (any other type) the requirement lists.
  * - `{}` (or `security: []`) lets a request through as anonymous when no other requirement is
  *   satisfied, even if it carried a credential that failed (`outcome.attempted` says how).
- * - Refused: any presented credential that failed → 401 `invalid`; else a verified credential
- *   without a required scope → 403 `insufficient_scope`; else a verifier that threw →
- *   `unverified` (its error is the answer: a store outage is a 503); else 401 `missing`.
+ * - Refused: a requirement whose credentials all verified but lack a scope → 403
+ *   `insufficient_scope` (one token may be offered to several schemes: the one that knows it
+ *   speaks for it); else any presented credential that failed → 401 `invalid`; else a verifier
+ *   that threw → `unverified` (its error is the answer: a store outage is a 503); else 401
+ *   `missing`.
  * - An `Authorization` header of another scheme than the ones an operation accepts counts as no
  *   credential ("missing"), as does an empty apiKey value; two `Authorization` headers (or two
  *   values of an apiKey header or query parameter) are refused as `invalid`.
@@ -463,10 +465,10 @@ function compileCheck(requirements: Part[][]): SecurityCheck {
       lacking ??= { scopes: missingScopes, subject: credentials[0]?.subject as string };
     }
     const states = [...results.values()];
-    const failure: SecurityFailure = states.some((result) => result.state === "invalid")
-      ? "invalid"
-      : lacking
-        ? "insufficient_scope"
+    const failure: SecurityFailure = lacking
+      ? "insufficient_scope"
+      : states.some((result) => result.state === "invalid")
+        ? "invalid"
         : states.some((result) => result.state === "unverified")
           ? "unverified"
           : "missing";
