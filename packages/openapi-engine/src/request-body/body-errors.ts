@@ -15,7 +15,9 @@ export const bodyErrors = {
   /** 415: the Content-Type is none of the declared media types. */
   unsupported: (sent: string | undefined, declared: readonly string[]): EngineError =>
     engineErrors.unsupportedMediaType(
-      `${sent === undefined ? "A request body needs a Content-Type" : `Content-Type ${shown(sent)} is not accepted`}: send one of ${declared.join(", ")}.`,
+      declared.length === 0
+        ? "This operation takes no request body."
+        : `${sent === undefined ? "A request body needs a Content-Type" : `Content-Type ${shown(sent)} is not accepted`}: send one of ${declared.join(", ")}.`,
     ),
   /** 415: a charset the parser cannot decode (or, for JSON, anything but UTF-8). */
   charset: (charset: string, allowed: string): EngineError =>

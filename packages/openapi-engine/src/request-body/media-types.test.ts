@@ -62,6 +62,11 @@ describe("selecting the declared media type", () => {
     refused(body.select("not a type"), 415);
     const jsonOnly = compileRequestBody({ content: { "application/json": {} } }, limits);
     refused(jsonOnly.select(undefined), 415, /needs a Content-Type/);
+    refused(
+      compileRequestBody({ content: {} }, limits).select("application/json"),
+      415,
+      /takes no request body/,
+    );
   });
   it("*/* takes anything, parsing it by its own type", async () => {
     const anything = compileRequestBody({ content: { "*/*": {} } }, limits);
