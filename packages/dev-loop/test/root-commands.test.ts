@@ -31,7 +31,7 @@ const names = Object.keys(scripts);
 const bins = Object.keys(
   JSON.parse(readFileSync(join(repo, "apps/server/package.json"), "utf8")).bin ?? {},
 );
-const env = { ...process.env, NO_COLOR: "1", TURBO_TELEMETRY_DISABLED: "1" };
+const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", TURBO_TELEMETRY_DISABLED: "1" };
 /** `pnpm docs` is pnpm's own command. */
 const pnpmArgs = (name: string) => (name === "docs" ? ["run", "docs"] : [name]);
 const tree = () => execFileSync("git", ["status", "--porcelain"], { cwd: repo, encoding: "utf8" });
@@ -48,21 +48,17 @@ describe("every root script and bin helps safely", { timeout: 120_000 }, () => {
   ])("%s %s: --help and -h print the usage, exit 0, no side effect", (kind, name) => {
     const before = tree();
     // --help as a user types it, through pnpm; -h straight to what pnpm runs (pnpm adds nothing).
-    const ways = [
+    const binFile = (bin: string) =>
+      join(
+        "apps/server",
+        JSON.parse(readFileSync(join(repo, "apps/server/package.json"), "utf8")).bin[bin],
+      );
+    const ways: [string, string[]][] = [
       ["pnpm", [...pnpmArgs(name), "--help"]],
       kind === "script"
         ? ["node", ["scripts/run.mjs", name, "-h"]]
-        : [
-            "node",
-            [
-              join(
-                "apps/server",
-                JSON.parse(readFileSync(join(repo, "apps/server/package.json"), "utf8")).bin[name],
-              ),
-              "-h",
-            ],
-          ],
-    ] as const;
+        : ["node", [binFile(name), "-h"]],
+    ];
     for (const [file, argv] of ways) {
       const result = spawnSync(file, argv, {
         cwd: repo,
