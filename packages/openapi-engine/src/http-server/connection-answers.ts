@@ -5,9 +5,10 @@
  * Node would answer most of these with an empty body, or just drop the socket; these answer in
  * the contract's Error shape with the codes of `info.x-connection-errors` (the catalogue's
  * `connectionErrors`), the X-RateLimit-* of the client address's window (read, not counted) and
- * an X-Request-Id, then close the connection: half-closed at once, destroyed within a second
- * whatever the client does, so a client that keeps its side open and keeps sending cannot hold
- * the descriptor. Nothing else the connection carries is answered (`isRefused`).
+ * an X-Request-Id, then close the connection with a lingering close (lingering-close.ts):
+ * half-closed, what the client still sends read and thrown away within bounds, then destroyed, so
+ * the client reads the answer and a client that keeps its side open cannot hold the descriptor.
+ * Nothing else the connection carries is answered (`isRefused`).
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -15,15 +16,13 @@ import type { Socket } from "node:net";
 import type { PlanLimits } from "@animal-store/openapi";
 import { type ConnectionError, connectionErrors } from "../errors.js";
 import type { RateLimitDecision, RateLimiter } from "../rate-limit/index.js";
+import { lingerAfterAnswer, lingeringClose } from "./lingering-close.js";
 
 /** Node's parser errors that have an answer of their own; any other is a malformed request. */
 const BY_ERROR: Record<string, ConnectionError> = {
   HPE_HEADER_OVERFLOW: connectionErrors.headersTooLarge,
   ERR_HTTP_REQUEST_TIMEOUT: connectionErrors.requestTimeout,
 };
-
-/** How long a connection that was answered and half-closed may stay open. */
-export const CLOSE_WITHIN_MS = 1000;
 
 // The start of a request line: a method, a space, then the target.
 const REQUEST_LINE_START = /^[A-Z]+ [^\s]/;
@@ -42,11 +41,13 @@ function overflowAnswer(err: Error & { rawPacket?: Buffer; bytesParsed?: number 
     : connectionErrors.headersTooLarge;
 }
 
-/** Ends `socket` now and destroys it within CLOSE_WITHIN_MS, whatever the peer does. */
-export function closeWithin(socket: Socket, ms = CLOSE_WITHIN_MS): void {
-  const timer = setTimeout(() => socket.destroy(), ms);
-  timer.unref();
-  socket.once("close", () => clearTimeout(timer));
+/**
+ * Makes the close that follows a `Connection: close` answer on `socket` a lingering one:
+ * half-closed once the answer is flushed, what the client still sends read and thrown away within
+ * the server's linger bounds, then destroyed (lingering-close.ts). Called before the answer ends.
+ */
+export function closeWithin(socket: Socket): void {
+  lingerAfterAnswer(socket);
 }
 
 /** What the answers need to say about the client address's rate-limit window. */
@@ -78,7 +79,6 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
   async function answer(socket: Socket, what: ConnectionError, extra = ""): Promise<void> {
     if (refused.has(socket)) return;
     refused.add(socket);
-    closeWithin(socket);
     const decision = await peek(socket);
     if (!socket.writable) {
       socket.destroy();
@@ -101,6 +101,7 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
         "Connection: close\r\n\r\n" +
         body,
     );
+    lingeringClose(socket);
   }
   return {
     /** `clientError` listener for node:http servers. */
@@ -130,7 +131,7 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
       refused.add(socket);
       void peek(socket).then((decision) => {
         const body = bodyOf(what);
-        res.once("finish", () => closeWithin(socket));
+        closeWithin(socket);
         res.writeHead(what.status, what.reason, {
           "Content-Type": "application/json; charset=utf-8",
           "Cache-Control": "no-store",

@@ -4,6 +4,7 @@
  * to what cannot be read as a request (connection-answers.ts) and to what Node would let through
  * or answer itself (request-edge.ts, `CONNECT`, `Expect`); and listening and closing.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { PlanLimits } from "@animal-store/openapi";
@@ -15,6 +16,7 @@ import { apiListener } from "../routing/api-front.js";
 import { connectionAnswers } from "./connection-answers.js";
 import { capConnections } from "./connection-caps.js";
 import { expressMessageClasses } from "./express-messages.js";
+import { setLingerSettings } from "./lingering-close.js";
 import { portTakenMessage } from "./port-holder.js";
 import { type EdgeBounds, edgeProblem } from "./request-edge.js";
 import { tuneV8ForServing } from "./v8-tuning.js";
@@ -46,6 +48,7 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
     requireHostHeader: false,
     ...expressMessageClasses(app),
   });
+  setLingerSettings(server, bounds.linger);
   const answers = connectionAnswers(options);
   const handle = apiListener(app);
   const serve = (req: IncomingMessage, res: ServerResponse) => {
