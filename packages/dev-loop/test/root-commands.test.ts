@@ -11,7 +11,7 @@
 // task); the help and option checks run without it, so a build before them would show.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -224,4 +224,62 @@ describe("a quiet first run", { timeout: 120_000 }, () => {
       rmSync(home, { recursive: true, force: true });
     }
   });
+});
+
+/** Processes whose working directory is under `dir`. */
+function workingIn(dir: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (readlinkSync(`/proc/${pid}/cwd`).startsWith(dir)) found.push(pid);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+describe("the spec-edit drill stops cleanly", { timeout: 240_000 }, () => {
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "pnpm drill:spec-edits on %s, mid-step: exit 0, no banner, nothing of its steps left",
+    async (signal) => {
+      const child = spawn("pnpm", ["drill:spec-edits", "plan-numbers"], {
+        cwd: repo,
+        detached: true,
+        env: { ...env, NO_BUILD: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const pgid = child.pid as number;
+      groups.push(pgid);
+      let output = "";
+      child.stdout.on("data", (chunk) => {
+        output += String(chunk);
+      });
+      child.stderr.on("data", (chunk) => {
+        output += String(chunk);
+      });
+      const exited = once(child, "exit") as Promise<[number | null, string | null]>;
+      let scratch = "";
+      try {
+        for (let waited = 0; ; waited += 200) {
+          scratch = /scratch (\S+)/.exec(output)?.[1] ?? "";
+          // A step is running in the scratch copy (the copy, then pnpm install).
+          if (scratch && workingIn(scratch).length > 0) break;
+          if (waited > 120_000 || child.exitCode !== null) throw new Error(`no step:\n${output}`);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        if (signal === "SIGINT") process.kill(-pgid, "SIGINT");
+        else child.kill("SIGTERM");
+        const [code, killedBy] = await exited;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(output).not.toMatch(/ERR_PNPM|ELIFECYCLE/);
+        expect([code, killedBy]).toEqual([0, null]);
+        expect(stillInGroup(pgid)).toEqual([]);
+        expect(workingIn(scratch)).toEqual([]);
+      } finally {
+        for (const pid of processGroup(pgid)) process.kill(pid, "SIGKILL");
+        if (scratch) rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+  );
 });
