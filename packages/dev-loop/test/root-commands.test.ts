@@ -283,3 +283,49 @@ describe("the spec-edit drill stops cleanly", { timeout: 240_000 }, () => {
     },
   );
 });
+
+describe("pnpm run docs stops cleanly", { timeout: 240_000 }, () => {
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "on %s while it builds: exit 0, no banner, nothing of the build left",
+    async (signal) => {
+      // TURBO_FORCE: a build that takes a while, whatever turbo's cache holds.
+      const child = spawn("pnpm", ["run", "docs"], {
+        cwd: repo,
+        detached: true,
+        env: { ...env, TURBO_FORCE: "true" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const pgid = child.pid as number;
+      groups.push(pgid);
+      let output = "";
+      child.stdout.on("data", (chunk) => {
+        output += String(chunk);
+      });
+      child.stderr.on("data", (chunk) => {
+        output += String(chunk);
+      });
+      const exited = once(child, "exit") as Promise<[number | null, string | null]>;
+      // Its tasks run in the packages it builds: the spec's, then the docs'.
+      const building = () => [
+        ...workingIn(join(repo, "openapi")),
+        ...workingIn(join(repo, "apps/docs")),
+      ];
+      try {
+        for (let waited = 0; building().length === 0; waited += 100) {
+          if (waited > 60_000 || child.exitCode !== null) throw new Error(`no build:\n${output}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        if (signal === "SIGINT") process.kill(-pgid, "SIGINT");
+        else child.kill("SIGTERM");
+        const [code, killedBy] = await exited;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(output).not.toMatch(/ERR_PNPM|ELIFECYCLE/);
+        expect([code, killedBy]).toEqual([0, null]);
+        expect(stillInGroup(pgid)).toEqual([]);
+        expect(building()).toEqual([]);
+      } finally {
+        for (const pid of processGroup(pgid)) process.kill(pid, "SIGKILL");
+      }
+    },
+  );
+});
