@@ -81,6 +81,10 @@ describe("drill: stopping pnpm start and pnpm dev", { timeout: 240_000 }, () => 
         /"msg":"listening"/,
         signal,
       );
+      // A first run builds for a while: it says what, and when it is done (issue 52).
+      expect(run.output).toMatch(
+        /pnpm start: building the server .*\n(.*\n)*pnpm start: built in /,
+      );
       expect(run.output).toMatch(new RegExp(`"signal":"${signal}","msg":"shutting down"`));
       expect(run.output).toMatch(/"msg":"closed"/);
       expect(run.output).not.toMatch(/ERR_PNPM|ELIFECYCLE/);
