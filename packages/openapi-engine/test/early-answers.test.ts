@@ -9,11 +9,11 @@
 // without the static headers or without their access line.
 import { connect } from "node:net";
 import { Writable } from "node:stream";
-import { loadBundledSpec } from "@animal-store/openapi";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { staticResponseHeaders } from "../src/response-headers/response-headers.js";
 import { type ScratchServer, startScratchServer } from "../src/testing/index.js";
+import { loadFixture } from "./support/fixture-contract.js";
 import { type KeyOnlyStore, listApplication, listOperations } from "./support/list-application.js";
 
 // The server's log lines, as parsed JSON (the engine's logger writes to fd 1 otherwise).
@@ -37,7 +37,7 @@ vi.mock("../src/logger.js", async (original) => {
   };
 });
 
-const spec = loadBundledSpec();
+const spec = loadFixture();
 const list = listOperations(spec)[0];
 if (!list) throw new Error("the contract has no parameterless GET answering a list");
 const targetLimit = Number(spec.spec.info["x-request-target-limit-bytes"]);

@@ -6,12 +6,12 @@
 // (the third round's), and no budget at all, each fail here.
 
 import { randomBytes } from "node:crypto";
-import { loadBundledSpec } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScratchApp, startScratchApp } from "../src/testing/index.js";
+import { loadFixture } from "./support/fixture-contract.js";
 import { type KeyOnlyStore, listApplication, listOperations } from "./support/list-application.js";
 
-const spec = loadBundledSpec();
+const spec = loadFixture();
 const application = listApplication(spec);
 const list = listOperations(spec)[0];
 if (!list) throw new Error("the contract has no parameterless GET answering a list");

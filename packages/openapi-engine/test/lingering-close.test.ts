@@ -6,13 +6,13 @@
 // Planted fault: the answered connection destroyed as soon as the answer is written (no linger).
 import { execFile } from "node:child_process";
 import { connect, type Socket } from "node:net";
-import { loadBundledSpec } from "@animal-store/openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_LINGER } from "../src/config.js";
 import { type ScratchServer, startScratchServer } from "../src/testing/index.js";
+import { loadFixture } from "./support/fixture-contract.js";
 import { type KeyOnlyStore, listApplication, listOperations } from "./support/list-application.js";
 
-const spec = loadBundledSpec();
+const spec = loadFixture();
 const list = listOperations(spec)[0];
 if (!list) throw new Error("the contract has no parameterless GET answering a list");
 // Small bounds, so the half-open cases are quick; the byte bound above the body sent.

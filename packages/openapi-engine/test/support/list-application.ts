@@ -1,7 +1,6 @@
 /**
- * An application of the engine for its own HTTP suites: a given bundled contract (for now the
- * workspace's, through `@animal-store/openapi`, until fixture contracts of the engine's own
- * exist), a store holding only API keys (SQLite, on the engine's `./storage`) that counts its key
+ * An application of the engine for its own HTTP suites: a given bundled contract (one of the
+ * engine's fixtures, `fixture-contract.ts`), a store holding only API keys (SQLite, on the engine's `./storage`) that counts its key
  * lookups, and one handler: for each operation that takes no path parameter and documents a 200
  * whose JSON body is an array, an empty array. Every other operation answers 500 not_implemented.
  */
