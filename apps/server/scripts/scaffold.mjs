@@ -8,7 +8,8 @@
 // reads only text: it runs while the handlers do not compile.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { PREBUILD_TURBO_ARGS } from "./scaffold-prebuild.mjs";
+import { bundledSpecPath, readSpec } from "@animal-store/openapi";
+import { scaffold } from "@animal-store/scaffold";
 
 const USAGE = `Usage: pnpm scaffold [--prune]
 
@@ -25,7 +26,7 @@ if (args.includes("--help") || args.includes("-h")) {
   console.log(USAGE);
   process.exit(0);
 }
-const unknown = args.filter((arg) => arg !== "--prune" && arg !== "--prebuild");
+const unknown = args.filter((arg) => arg !== "--prune");
 if (unknown.length > 0) {
   console.error(`scaffold: unknown argument ${unknown[0]}\n\n${USAGE}`);
   process.exit(2);
@@ -62,21 +63,6 @@ describe(${JSON.stringify(op.operationId)}, () => {
 `;
 
 const repo = fileURLToPath(new URL("../../..", import.meta.url));
-// `pnpm scaffold` passes --prebuild: the types and the reader are built first (after --help has
-// been answered, so that asking for help builds nothing); the reader is imported only then.
-if (args.includes("--prebuild")) {
-  try {
-    execFileSync(`${repo}node_modules/.bin/turbo`, PREBUILD_TURBO_ARGS, {
-      cwd: repo,
-      stdio: ["ignore", 2, 2],
-    });
-  } catch {
-    console.error("scaffold: regenerating the types failed (above); nothing was written");
-    process.exit(1);
-  }
-}
-const { bundledSpecPath, readSpec } = await import("@animal-store/openapi");
-const { scaffold } = await import("@animal-store/scaffold");
 
 // SCAFFOLD_DIR and OPENAPI_BUNDLE (as the server reads it) let its test run on scratch copies.
 const dir = process.env.SCAFFOLD_DIR ?? fileURLToPath(new URL("..", import.meta.url));

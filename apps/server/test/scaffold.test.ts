@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { bundledSpecPath } from "@animal-store/openapi";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain ESM script without declarations
-import { PREBUILD_TURBO_ARGS } from "../scripts/scaffold-prebuild.mjs";
+import { COMMANDS } from "../../../scripts/commands.mjs";
 import { tempDir } from "./support/test-app.js";
 
 const server = fileURLToPath(new URL("..", import.meta.url));
@@ -93,7 +93,7 @@ describe("pnpm scaffold's pre-build", () => {
     const root = fileURLToPath(new URL("../../../", import.meta.url));
     const json = execFileSync(
       `${root}node_modules/.bin/turbo`,
-      [...PREBUILD_TURBO_ARGS, "--dry=json"],
+      [...COMMANDS.scaffold.build.turbo, "--dry=json"],
       {
         cwd: root,
         encoding: "utf8",
@@ -107,17 +107,5 @@ describe("pnpm scaffold's pre-build", () => {
     expect(tasks.filter((task) => task.directory.startsWith("apps/")).map((t) => t.taskId)).toEqual(
       [],
     );
-  });
-
-  it("--help prints the usage and builds nothing", () => {
-    const said = execFileSync(
-      process.execPath,
-      [join(server, "scripts/scaffold.mjs"), "--prebuild", "--help"],
-      {
-        encoding: "utf8",
-        env: { ...process.env, PATH: "/nonexistent" },
-      },
-    );
-    expect(said).toMatch(/^Usage: pnpm scaffold \[--prune\]/);
   });
 });
