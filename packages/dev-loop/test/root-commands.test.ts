@@ -16,9 +16,9 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { freePort } from "@animal-store/test-support/free-port";
 import { afterAll, describe, expect, it } from "vitest";
 import { processGroup, repo, stillInGroup } from "./drill-support.js";
-import { freePort } from "./scratch.js";
 
 type Command = { longRunning?: boolean; usage: string };
 const { COMMANDS } = (await import(pathToFileURL(join(repo, "scripts/commands.mjs")).href)) as {
