@@ -3,7 +3,8 @@
 // the contract's own version (`info.version`), and the client's major is the contract's major (a
 // client N.x speaks contract N.x, at the base path that contract declares; a breaking contract
 // change is a new major of both). `pnpm api-version` writes the changeset that keeps this true.
-// The client depends on the api-types of its own release. See packages/api-types/README.md, "Releasing".
+// The client is built on the api-types of its own release (its types are vendored into the
+// client's tarball: scripts/pack.mjs). See packages/api-types/README.md, "Releasing".
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import getReleasePlan from "@changesets/get-release-plan";
@@ -32,7 +33,7 @@ describe("versions follow the contract, at the next release", () => {
     expect(Number.isInteger(major(contract))).toBe(true);
   });
 
-  it("the client takes api-types from the same workspace (published as that exact version)", () => {
+  it("the client takes api-types from the same workspace (vendored into its tarball)", () => {
     expect(client.dependencies["@animal-store/api-types"]).toBe("workspace:*");
   });
 
