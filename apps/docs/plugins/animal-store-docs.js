@@ -13,6 +13,12 @@ export const SAMPLE_LABELS = { curl: "curl", client: "@animal-store/client" };
 
 /** Decorates every operation of the document in place. */
 export function decorate(/** @type {Record<string, any>} */ root) {
+  // Redoc shows a server's description as plain text: Markdown's backticks would show literally.
+  for (const server of root.servers ?? []) {
+    if (typeof server.description === "string") {
+      server.description = server.description.replace(/`([^`]*)`/g, "$1");
+    }
+  }
   const policy = rateLimitNote(root);
   for (const [template, item] of Object.entries(root.paths ?? {})) {
     for (const method of METHODS) {

@@ -3,25 +3,29 @@
  * answer), the bundled contract, the rendered docs when they have been built, and the
  * application's own ops routes (a mock's reset, say).
  */
-import { readFile } from "node:fs/promises";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import helmet from "helmet";
 import { engineErrors } from "../errors.js";
+import { docsPage, firstServerUrl } from "./docs-page.js";
 import type { Readiness } from "./readiness.js";
 
 export type { Probe } from "./readiness.js";
 
-// Redoc's page runs inline scripts and styles and a search worker from a blob: URL.
+// What a self-contained Redoc page needs and nothing more: its inline scripts and styles, images
+// and fonts inlined as data: URLs, and its search worker from a blob: URL. It fetches nothing.
 const docsHeaders = helmet({
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", "'unsafe-inline'"],
-      styleSrc: ["'self'", "'unsafe-inline'", "https:"],
-      imgSrc: ["'self'", "data:", "https:"],
-      fontSrc: ["'self'", "data:", "https:"],
-      workerSrc: ["'self'", "blob:"],
+      defaultSrc: ["'none'"],
+      scriptSrc: ["'unsafe-inline'"],
+      styleSrc: ["'unsafe-inline'"],
+      imgSrc: ["data:", "blob:"],
+      fontSrc: ["data:"],
+      workerSrc: ["blob:"],
+      connectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      formAction: ["'none'"],
       frameAncestors: ["'none'"],
     },
   },
@@ -92,12 +96,19 @@ export function opsRoutes(deps: {
    */
   degradable: string[];
   docsHtmlPath: string;
+  /** The contract's base path: the docs' samples call this server's origin under it. */
+  basePath: string;
   /** How to build the docs page, said while it is missing. */
   docsBuildHint: string;
   /** The application's own ops routes. */
   own?: readonly OpsRoute[];
 }): Router {
   const router = Router();
+  const sendDocs = docsPage({
+    path: deps.docsHtmlPath,
+    placeholder: firstServerUrl(deps.specText),
+    basePath: deps.basePath,
+  });
   for (const route of deps.own ?? []) {
     const allow = `${route.method}${route.method === "GET" ? ", HEAD" : ""}, OPTIONS`;
     const handle = (req: Request, res: Response, next: NextFunction) => {
@@ -136,16 +147,12 @@ export function opsRoutes(deps: {
     .all(only(OPS_ALLOW));
   router
     .route("/docs")
-    .get(async (_req, res, next) => {
-      let html: string;
-      try {
-        html = await readFile(deps.docsHtmlPath, "utf8");
-      } catch {
-        next(engineErrors.docsNotBuilt(deps.docsBuildHint));
-        return;
-      }
-      docsHeaders(_req, res, () => {
-        res.type("text/html").send(html);
+    .get((req, res, next) => {
+      docsHeaders(req, res, () => {
+        sendDocs(req, res).catch((error: NodeJS.ErrnoException) => {
+          res.removeHeader("Content-Security-Policy");
+          next(error.code === "ENOENT" ? engineErrors.docsNotBuilt(deps.docsBuildHint) : error);
+        });
       });
     })
     .all(only(OPS_ALLOW));
