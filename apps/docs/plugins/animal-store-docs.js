@@ -3,6 +3,7 @@
 // with apps/docs/redocly.yaml (never for openapi/'s bundle, which the server serves and the types
 // are generated from): it writes each operation's `x-codeSamples` (curl and @animal-store/client)
 // and appends its rate-limit policy and, if deprecated, its deprecation timeline.
+import { changelogSection } from "./api-changelog.js";
 import { clientSample, curlSample } from "./code-samples.js";
 import { deprecationNote, rateLimitNote } from "./operation-notes.js";
 
@@ -18,6 +19,9 @@ export function decorate(/** @type {Record<string, any>} */ root) {
     if (typeof server.description === "string") {
       server.description = server.description.replace(/`([^`]*)`/g, "$1");
     }
+  }
+  if (root.info) {
+    root.info.description = `${String(root.info.description ?? "").trimEnd()}\n\n${changelogSection()}`;
   }
   const policy = rateLimitNote(root);
   for (const [template, item] of Object.entries(root.paths ?? {})) {
