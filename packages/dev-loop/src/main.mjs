@@ -13,7 +13,11 @@ Watches openapi/: on every save, lints, bundles and regenerates the types in-pro
 the server (PORT, default from the server's config) and the mock (MOCK_PORT); rebuilds the docs.
 A spec that fails lint is reported and the last good build keeps running. Ctrl-C (or SIGTERM,
 SIGHUP) stops it all. Service logs are shown readable; NODE_ENV=production or
-DEV_LOOP_JSON_LOGS=1 keeps them JSON.`;
+DEV_LOOP_JSON_LOGS=1 keeps them JSON.
+
+The mock reads the variables of pnpm mock: MOCK_STATEFUL=1 pnpm dev runs the stateful mock (the
+server's answers over data in memory) instead of Prism; MOCK_PLAN, MOCK_SEED and the others in
+apps/mock/README.md apply too.`;
 
 let flags;
 try {
