@@ -3,6 +3,7 @@
  * answer), the bundled contract, the rendered docs when they have been built, and the
  * application's own ops routes (a mock's reset, say).
  */
+import { dirname, join } from "node:path";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import helmet from "helmet";
 import { engineErrors } from "../errors.js";
@@ -11,25 +12,31 @@ import type { Readiness } from "./readiness.js";
 
 export type { Probe } from "./readiness.js";
 
-// What a self-contained Redoc page needs and nothing more: its inline scripts and styles, images
-// and fonts inlined as data: URLs, and its search worker from a blob: URL. It fetches nothing.
-const docsHeaders = helmet({
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'none'"],
-      scriptSrc: ["'unsafe-inline'"],
-      styleSrc: ["'unsafe-inline'"],
-      imgSrc: ["data:", "blob:"],
-      fontSrc: ["data:"],
-      workerSrc: ["blob:"],
-      connectSrc: ["'none'"],
-      baseUri: ["'none'"],
-      formAction: ["'none'"],
-      frameAncestors: ["'none'"],
+// What a self-contained docs page needs and nothing more: its inline scripts and styles, images
+// and fonts inlined as data: URLs, and a worker from a blob: URL. The reference fetches nothing;
+// the try-it console (docs/try) calls this origin's API.
+const docsCsp = (connectSrc: string) =>
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc: ["'unsafe-inline'"],
+        styleSrc: ["'unsafe-inline'"],
+        imgSrc: ["data:", "blob:"],
+        fontSrc: ["data:"],
+        workerSrc: ["blob:"],
+        connectSrc: [connectSrc],
+        baseUri: ["'none'"],
+        formAction: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
     },
-  },
-});
+  });
+const DOCS_PAGES = [
+  { path: "/docs", file: "", headers: docsCsp("'none'") },
+  { path: "/docs/try", file: "try.html", headers: docsCsp("'self'") },
+];
 
 /**
  * An ops route of the application's own, outside the base path: answered like the engine's (no
@@ -43,7 +50,7 @@ export interface OpsRoute {
 }
 
 /** The paths this router answers besides the application's own. */
-const OPS_PATHS = ["/healthz", "/readyz", "/openapi.json", "/docs"];
+const OPS_PATHS = ["/healthz", "/readyz", "/openapi.json", ...DOCS_PAGES.map((p) => p.path)];
 const OPS_ALLOW = "GET, HEAD, OPTIONS";
 
 /**
@@ -104,11 +111,6 @@ export function opsRoutes(deps: {
   own?: readonly OpsRoute[];
 }): Router {
   const router = Router();
-  const sendDocs = docsPage({
-    path: deps.docsHtmlPath,
-    placeholder: firstServerUrl(deps.specText),
-    basePath: deps.basePath,
-  });
   for (const route of deps.own ?? []) {
     const allow = `${route.method}${route.method === "GET" ? ", HEAD" : ""}, OPTIONS`;
     const handle = (req: Request, res: Response, next: NextFunction) => {
@@ -145,16 +147,24 @@ export function opsRoutes(deps: {
       res.type("application/json").send(deps.specText);
     })
     .all(only(OPS_ALLOW));
-  router
-    .route("/docs")
-    .get((req, res, next) => {
-      docsHeaders(req, res, () => {
-        sendDocs(req, res).catch((error: NodeJS.ErrnoException) => {
-          res.removeHeader("Content-Security-Policy");
-          next(error.code === "ENOENT" ? engineErrors.docsNotBuilt(deps.docsBuildHint) : error);
+  // The reference page, and the try-it console built next to it (try.html).
+  for (const docs of DOCS_PAGES) {
+    const send = docsPage({
+      path: docs.file ? join(dirname(deps.docsHtmlPath), docs.file) : deps.docsHtmlPath,
+      placeholder: firstServerUrl(deps.specText),
+      basePath: deps.basePath,
+    });
+    router
+      .route(docs.path)
+      .get((req, res, next) => {
+        docs.headers(req, res, () => {
+          send(req, res).catch((error: NodeJS.ErrnoException) => {
+            res.removeHeader("Content-Security-Policy");
+            next(error.code === "ENOENT" ? engineErrors.docsNotBuilt(deps.docsBuildHint) : error);
+          });
         });
-      });
-    })
-    .all(only(OPS_ALLOW));
+      })
+      .all(only(OPS_ALLOW));
+  }
   return router;
 }
