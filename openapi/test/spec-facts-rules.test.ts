@@ -59,6 +59,21 @@ const row = (minute: number) =>
   `| ${anonymous[0]?.toUpperCase()}${anonymous.slice(1)} | ${minute.toLocaleString("en-US")} |`;
 const pageMax = Number((source as Json).components.parameters.Limit.schema.maximum);
 const halfPageMax = Math.max(1, Math.floor(pageMax / 2));
+// The body limit and the ban rule, read too, each planted one unit (a KiB, a minute, a request)
+// above today's value, so the cases hold whatever values the spec holds; and how the prose writes
+// today's value, for the line a report must name.
+const en = (n: number) => n.toLocaleString("en-US");
+const bodyLimit = Number(source.info["x-request-body-limit-bytes"]);
+const biggerBody = bodyLimit + 1024;
+const bodyLimitWritten =
+  bodyLimit % 1024 === 0 ? `${en(bodyLimit / 1024)} KiB` : `${en(bodyLimit)} bytes`;
+const biggerBodyWritten =
+  biggerBody % 1024 === 0 ? `${en(biggerBody / 1024)} KiB` : `${en(biggerBody)} bytes`;
+const ban = (source.info as Json)["x-rate-limit-ban"];
+const banSeconds = Number(ban.banSeconds);
+const longerBan = banSeconds + 60;
+const refusals = Number(ban.rejectedRequestsBeforeBan);
+const moreRefusals = refusals + 1;
 const prose = (spec: Json, from: string, to: string) => {
   if (!spec.info.description.includes(from)) throw new Error(`the prose has no "${from}"`);
   spec.info.description = spec.info.description.replace(from, to);
@@ -175,25 +190,25 @@ const cases: Case[] = [
   ],
   [
     "spec-facts/quoted-values",
-    "a 32 KiB body limit, the prose unchanged",
-    (s) => Object.assign(s.info, { "x-request-body-limit-bytes": 32768 }),
-    ["16 KiB", "x-request-body-limit-bytes: 32768"],
+    `a ${biggerBodyWritten} body limit, the prose unchanged`,
+    (s) => Object.assign(s.info, { "x-request-body-limit-bytes": biggerBody }),
+    [bodyLimitWritten, `x-request-body-limit-bytes: ${biggerBody}`],
   ],
   [
     "spec-facts/quoted-values",
-    "a 300-second ban, the prose unchanged",
+    `a ${longerBan}-second ban, the prose unchanged`,
     (s) => {
-      s.info["x-rate-limit-ban"].banSeconds = 300;
+      s.info["x-rate-limit-ban"].banSeconds = longerBan;
     },
-    ["banned for 600 seconds", "banSeconds: 300"],
+    [`banned for ${en(banSeconds)} seconds`, `banSeconds: ${longerBan}`],
   ],
   [
     "spec-facts/quoted-values",
-    "a ban after 5 more requests, the prose unchanged",
+    `a ban after ${moreRefusals} more requests, the prose unchanged`,
     (s) => {
-      s.info["x-rate-limit-ban"].rejectedRequestsBeforeBan = 5;
+      s.info["x-rate-limit-ban"].rejectedRequestsBeforeBan = moreRefusals;
     },
-    ["10 more requests", "rejectedRequestsBeforeBan: 5"],
+    [`${en(refusals)} more requests`, `rejectedRequestsBeforeBan: ${moreRefusals}`],
   ],
   [
     "spec-facts/quoted-values",

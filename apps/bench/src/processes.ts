@@ -5,8 +5,9 @@
 import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
 
 const live = new Set<ChildProcess>();
+const afterStop = new Set<() => Promise<void>>();
+let stopReason: string | null = null;
 
-/** Spawns a tracked child in its own process group; it is killed by `killAll`. */
 export function spawnTracked(command: string, args: string[], options: SpawnOptions): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
   live.add(child);
@@ -14,11 +15,9 @@ export function spawnTracked(command: string, args: string[], options: SpawnOpti
   return child;
 }
 
-/** Sends `signal` to the child's whole process group; a group already gone is fine. */
 function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
   try {
-    process.kill(-child.pid, signal);
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
   } catch {
     // The group has already exited.
   }
@@ -26,30 +25,25 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 
 /** Stops one child and its group: SIGTERM, then SIGKILL after `graceMs`. */
 export async function stopTracked(child: ChildProcess, graceMs = 3000): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) {
-    signalGroup(child, "SIGKILL"); // grandchildren may outlive their parent
-    return;
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    signalGroup(child, "SIGTERM");
+    const timer = setTimeout(() => signalGroup(child, "SIGKILL"), graceMs);
+    await exited;
+    clearTimeout(timer);
   }
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  signalGroup(child, "SIGTERM");
-  const timer = setTimeout(() => signalGroup(child, "SIGKILL"), graceMs);
-  await exited;
-  clearTimeout(timer);
-  signalGroup(child, "SIGKILL");
+  signalGroup(child, "SIGKILL"); // grandchildren may outlive their parent
 }
 
-const afterStop = new Set<() => Promise<void>>();
-
 /**
- * Registers what a run leaves outside its processes (a PostgreSQL schema, Redis keys), to be
- * removed when the run is stopped early; returns the function that unregisters it.
+ * Registers what a run leaves outside its processes (a PostgreSQL schema, Redis keys, scratch
+ * files), removed by `stopAll`; returns the function that unregisters it.
  */
 export function cleanUpWhenStopped(cleanup: () => Promise<void>): () => void {
   afterStop.add(cleanup);
   return () => afterStop.delete(cleanup);
 }
 
-/** Stops every tracked child still running, then runs the registered clean-ups. */
 export async function stopAll(): Promise<void> {
   await Promise.all([...live].map((child) => stopTracked(child)));
   const cleanups = [...afterStop];
@@ -57,37 +51,26 @@ export async function stopAll(): Promise<void> {
   await Promise.allSettled(cleanups.map((cleanup) => cleanup()));
 }
 
-/** Synchronous last resort for `exit`: SIGKILL every tracked group. */
-function killAllNow(): void {
-  for (const child of live) signalGroup(child, "SIGKILL");
-}
-
-let stopReason: string | null = null;
-
 /**
  * Why the run is being stopped early (a signal, the time budget), or null: a stopped run measures
  * nothing more and must not replace the published results with its partial ones.
  */
-export function stoppedEarly(): string | null {
-  return stopReason;
-}
+export const stoppedEarly = (): string | null => stopReason;
 
 /** Makes sure no child outlives the bench: on exit, on Ctrl-C/SIGTERM and after `deadlineMs`. */
 export function installCleanup(deadlineMs: number): void {
-  process.once("exit", killAllNow);
+  process.once("exit", () => {
+    for (const child of live) signalGroup(child, "SIGKILL");
+  });
+  const stop = (reason: string, code: number) => {
+    stopReason = reason;
+    console.error(`\nbench: ${reason}, stopping every process it started`);
+    void stopAll().finally(() => process.exit(code));
+  };
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      stopReason = signal;
-      console.error(`\nbench: ${signal}, stopping every process it started`);
-      void stopAll().finally(() => process.exit(130));
-    });
+    process.once(signal, () => stop(signal, 130));
   }
-  const deadline = setTimeout(() => {
-    stopReason = `over its ${deadlineMs / 1000} s budget`;
-    console.error(`bench: ${stopReason}, stopping`);
-    void stopAll().finally(() => process.exit(1));
-  }, deadlineMs);
-  deadline.unref();
+  setTimeout(() => stop(`over its ${deadlineMs / 1000} s budget`, 1), deadlineMs).unref();
 }
 
 /** Runs a command to completion (tracked), returning its exit code, wall time and output. */

@@ -9,25 +9,21 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { spawnTracked, stopTracked } from "./processes.js";
 
-/** The server variants the bench compares. */
 export type VariantId =
   | "ours-sqlite"
   | "ours-no-metrics"
   | "bare-express"
   | "raw-http"
   | "fastify-glue"
-  | "hono-ajv"
   | "ours-pg-redis"
   | "ours-before";
 
-/** The message a variant child sends once it listens. */
 export interface ReadyMessage {
   type: "ready";
   url: string;
   key: string;
 }
 
-/** A variant child that is listening. */
 export interface RunningVariant {
   id: VariantId;
   url: string;
@@ -53,19 +49,9 @@ export async function startVariant(
   id: VariantId,
   env: Record<string, string>,
   firstPath: string,
-  nodeArgs: string[] = [],
-  how: {
-    /** A command and its arguments to run node under (valgrind). */
-    wrapper?: readonly string[];
-    /** How long to wait for the ready message (default 30 s). */
-    readyTimeoutMs?: number;
-  } = {},
 ): Promise<RunningVariant> {
   const started = performance.now();
-  const [command, ...wrapperArgs] = how.wrapper ?? [process.execPath];
-  const args = how.wrapper ? [...wrapperArgs, process.execPath] : [];
-  const readyTimeoutMs = how.readyTimeoutMs ?? 30_000;
-  const child = spawnTracked(command as string, [...args, ...nodeArgs, entry, id], {
+  const child = spawnTracked(process.execPath, [entry, id], {
     env: { ...env, NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "pipe", "ipc"],
   });
@@ -75,8 +61,8 @@ export async function startVariant(
   });
   const ready = await new Promise<ReadyMessage>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`${id}: not ready after ${readyTimeoutMs / 1000} s\n${stderr}`)),
-      readyTimeoutMs,
+      () => reject(new Error(`${id}: not ready after 30 s\n${stderr}`)),
+      30_000,
     );
     child.once("message", (message: ReadyMessage) => {
       clearTimeout(timer);
@@ -110,28 +96,26 @@ export async function warmFetch(): Promise<void> {
   await new Promise((resolve) => server.close(resolve));
 }
 
-/** Resident set size of a live process in MB, from /proc (Linux). */
+/** A /proc/<pid> file's text, or "" (not Linux, or gone): the figure then reads NaN. */
+const procFile = (pid: number | undefined, name: string) =>
+  pid === undefined
+    ? Promise.resolve("")
+    : readFile(`/proc/${pid}/${name}`, "utf8").catch(() => "");
+
 export async function rssMb(pid: number | undefined): Promise<number> {
-  if (pid === undefined) return Number.NaN;
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(await procFile(pid, "status"))?.[1];
   return kb === undefined ? Number.NaN : Number(kb) / 1024;
 }
 
-// Clock ticks per second of /proc/<pid>/stat times; 100 on every mainstream Linux.
-const CLOCK_TICKS_PER_SECOND = 100;
-
-/** CPU time (user + system) a live process has used so far, in ms, from /proc (Linux). */
+/**
+ * CPU time (user + system, every thread) a live process has used so far, in ms: utime and stime
+ * of /proc/<pid>/stat, in clock ticks of 100 a second (every mainstream Linux).
+ */
 export async function cpuMs(pid: number | undefined): Promise<number> {
-  if (pid === undefined) return Number.NaN;
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+  const stat = await procFile(pid, "stat");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / CLOCK_TICKS_PER_SECOND;
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Stops a variant child (SIGTERM: the server drains and closes its store). */
-export async function stopVariant(variant: RunningVariant): Promise<void> {
-  await stopTracked(variant.child);
-}
+export const stopVariant = (variant: RunningVariant) => stopTracked(variant.child);

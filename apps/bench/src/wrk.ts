@@ -7,7 +7,6 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runTimed } from "./processes.js";
 
-/** One request shape wrk repeats. */
 export interface WrkRequest {
   method: "GET" | "POST";
   path: string;
@@ -15,7 +14,6 @@ export interface WrkRequest {
   body?: string;
 }
 
-/** What one wrk run measured. */
 export interface WrkResult {
   requests: number;
   durationMs: number;
@@ -27,6 +25,12 @@ export interface WrkResult {
   errors: number;
 }
 
+export interface WrkLoad {
+  connections: number;
+  threads: number;
+  seconds: number;
+}
+
 const MARK = "BENCH_JSON ";
 
 /** A Lua string literal for printable ASCII; anything else would need escapes LuaJIT lacks. */
@@ -35,7 +39,6 @@ function luaString(value: string): string {
   return JSON.stringify(value);
 }
 
-/** The Lua script wrk runs for `request`. */
 export function wrkScript(request: WrkRequest): string {
   const headers = Object.entries(request.headers)
     .map(([name, value]) => `wrk.headers[${luaString(name)}] = ${luaString(value)}`)
@@ -53,7 +56,6 @@ end
 `;
 }
 
-/** Parses the JSON line the script prints; throws when wrk printed none. */
 export function parseWrkOutput(stdout: string): WrkResult {
   const line = stdout.split("\n").find((l) => l.startsWith(MARK));
   if (line === undefined) throw new Error(`wrk printed no result:\n${stdout.slice(-500)}`);
@@ -77,43 +79,23 @@ export function parseWrkOutput(stdout: string): WrkResult {
 
 /** Plain instructions when wrk is missing (it is a Debian package, not an npm one). */
 export function wrkMissingMessage(): string | null {
-  const found = spawnSync("wrk", ["--version"], { stdio: "ignore" });
-  if (!found.error) return null;
-  return [
-    "pnpm bench needs wrk (the HTTP load generator) and it is not on PATH.",
-    "Install it, then run pnpm bench again:",
-    "  Debian/Ubuntu: sudo apt-get install -y wrk",
-    "  macOS:         brew install wrk",
-  ].join("\n");
+  if (!spawnSync("wrk", ["--version"], { stdio: "ignore" }).error) return null;
+  return "pnpm bench needs wrk (the HTTP load generator) on PATH: sudo apt-get install -y wrk (Debian/Ubuntu) or brew install wrk (macOS), then run it again.";
 }
 
-/** Load settings shared by every wrk run. */
-export interface WrkLoad {
-  connections: number;
-  threads: number;
-  seconds: number;
-}
-
-/** Runs wrk against `baseUrl` with `request` and returns what it measured. */
 export async function runWrk(
   baseUrl: string,
   request: WrkRequest,
   load: WrkLoad,
   scriptDir: string,
 ): Promise<WrkResult> {
-  const scriptPath = join(scriptDir, `wrk-${request.method}-${Date.now()}.lua`);
-  await writeFile(scriptPath, wrkScript(request));
-  const args = [
-    `-t${load.threads}`,
-    `-c${load.connections}`,
-    `-d${load.seconds}s`,
-    "--timeout",
-    "5s",
-    "-s",
-    scriptPath,
-    baseUrl,
-  ];
-  const run = await runTimed("wrk", args, { timeoutMs: (load.seconds + 15) * 1000 });
+  const script = join(scriptDir, `wrk-${request.method}-${Date.now()}.lua`);
+  await writeFile(script, wrkScript(request));
+  const { threads, connections, seconds } = load;
+  const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "--timeout", "5s"];
+  const run = await runTimed("wrk", [...args, "-s", script, baseUrl], {
+    timeoutMs: (seconds + 15) * 1000,
+  });
   if (run.code !== 0) throw new Error(`wrk exited ${run.code}: ${run.stderr.slice(-500)}`);
   return parseWrkOutput(run.stdout);
 }

@@ -10,7 +10,7 @@
  * suite per kind), so not part of `pnpm test`: GitHub CI runs one job per kind (`--list`); the
  * in-suite check is apps/contract-tests/test/spec-edit-drill.test.ts.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +35,34 @@ if (unknown.length > 0) {
 }
 const kinds = wanted.length === 0 ? EDIT_KINDS : EDIT_KINDS.filter((k) => wanted.includes(k.name));
 
+/** The step running now, if any. */
+let current: ChildProcess | undefined;
+// SIGINT, SIGTERM or SIGHUP stops the step running (its whole process group) and exits 0: nothing
+// the drill started is left running.
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping the drill`);
+    const step = current;
+    if (step?.pid === undefined || step.exitCode !== null) process.exit(0);
+    step.once("close", () => process.exit(0));
+    try {
+      process.kill(-step.pid, "SIGTERM");
+    } catch {
+      process.exit(0);
+    }
+    // What ignores SIGTERM is killed.
+    setTimeout(() => {
+      try {
+        process.kill(-(step.pid as number), "SIGKILL");
+      } catch {}
+      process.exit(0);
+    }, 5_000).unref();
+  });
+}
+
 /** Runs `command` in `cwd`, appending its output to `log`; resolves with its exit code. */
 function run(command: string[], cwd: string, log: string, shell = false): Promise<number> {
   return new Promise((resolve) => {
@@ -51,11 +79,15 @@ function run(command: string[], cwd: string, log: string, shell = false): Promis
         SPEC_EDIT_DRILL: "1",
       },
       stdio: ["ignore", "pipe", "pipe"],
+      // A group of its own, so that stopping the drill stops all of the step (pnpm, turbo, tasks).
+      detached: true,
     });
+    current = child;
     const chunks: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.stderr.on("data", (chunk: Buffer) => chunks.push(chunk));
     child.on("close", (code) => {
+      current = undefined;
       writeFileSync(log, `\n$ ${command.join(" ")}\n${Buffer.concat(chunks).toString()}`, {
         flag: "a",
       });

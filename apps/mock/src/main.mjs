@@ -12,7 +12,7 @@ if (command.kind === "help") {
   process.exit(0);
 }
 if (command.kind === "error") {
-  console.error(`${command.message}\n\n${USAGE}`);
+  console.error(`mock: ${command.message} (pnpm mock --help for usage)`);
   process.exit(2);
 }
 
@@ -23,7 +23,9 @@ let stopping = false;
 // Installed before the server starts so that a signal never finds the process without them.
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
   process.on(signal, () => {
-    if (stopping) process.exit(1);
+    // Ctrl-C reaches every process of the group and pnpm passes it on again: one stop is enough,
+    // and the timer below bounds it.
+    if (stopping) return;
     stopping = true;
     // Open keep-alive connections must not keep the process up past a second.
     setTimeout(() => process.exit(0), 1000).unref();

@@ -19,7 +19,8 @@ describe("the mock's variables, where pnpm dev is documented", () => {
   });
 
   it("pnpm dev --help names MOCK_STATEFUL=1 pnpm dev", async () => {
-    const { stdout } = await run(process.execPath, ["packages/dev-loop/src/main.mjs", "--help"], {
+    // What `pnpm dev --help` runs (package.json: exec node scripts/run.mjs dev).
+    const { stdout } = await run(process.execPath, ["scripts/run.mjs", "dev", "--help"], {
       cwd: root,
     });
     expect(stdout).toContain("MOCK_STATEFUL=1 pnpm dev");

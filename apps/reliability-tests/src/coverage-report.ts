@@ -17,7 +17,7 @@ function table(head: string[], rows: string[][]): string {
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
-/** "24/25 (96.0%)". */
+/** Covered over total, and the share in percent to one decimal. */
 export function percent({ covered, total }: { covered: number; total: number }): string {
   return `${covered}/${total} (${total === 0 ? "100.0" : ((100 * covered) / total).toFixed(1)}%)`;
 }

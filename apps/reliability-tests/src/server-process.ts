@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
+import { freePort } from "@animal-store/test-support/free-port";
 
 const require = createRequire(import.meta.url);
 /** The server's entry point and its key CLI, as the server package exports them. */
@@ -21,16 +21,6 @@ export interface ServerProcess {
   output(): string;
   /** Sends `signal` and resolves when the process has exited. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-}
-
-/** Asks the OS for a free loopback port (bound and released at once). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
 }
 
 /** Polls `url` until it answers any HTTP status, or rejects after `timeoutMs`. */

@@ -5,9 +5,11 @@
  * the bundled spec's base path and the docs page; its keys CLI works on the same database; its
  * /metrics, on a listener of its own, counts what was sent.
  */
+
 import { existsSync } from "node:fs";
 import { basePathOf, loadBundledSpec } from "@animal-store/openapi";
 import { useService } from "@animal-store/test-support";
+import { freePort } from "@animal-store/test-support/free-port";
 import { awayFromMinuteEdge } from "@animal-store/test-support/minute-window";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DeployedArtifact, deployArtifact } from "../src/artifact.js";
@@ -15,12 +17,7 @@ import { contractLimits } from "../src/contract-limits.js";
 import { checkMetricsAgainstRequests } from "../src/metrics-check.js";
 import { createTestDatabase, type TestDatabase } from "../src/pg-database.js";
 import { createRedisNamespace, type RedisNamespace } from "../src/redis-namespace.js";
-import {
-  createKeyWithCli,
-  freePort,
-  type ServerProcess,
-  spawnServer,
-} from "../src/server-process.js";
+import { createKeyWithCli, type ServerProcess, spawnServer } from "../src/server-process.js";
 
 const base = basePathOf(loadBundledSpec().spec);
 const limits = contractLimits();

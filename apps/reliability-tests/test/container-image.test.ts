@@ -9,10 +9,11 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { basePathOf, loadBundledSpec } from "@animal-store/openapi";
+import { freePort } from "@animal-store/test-support/free-port";
 import { turboHashedEnv } from "@animal-store/test-support/turbo-env";
 import { afterAll, expect, it } from "vitest";
 import { contractLimits } from "../src/contract-limits.js";
-import { freePort, waitForHttp } from "../src/server-process.js";
+import { waitForHttp } from "../src/server-process.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 const env = {

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { basePathOf, loadBundledSpec } from "@animal-store/openapi";
+import { freePort } from "@animal-store/test-support/free-port";
 import { turboHashedEnv } from "@animal-store/test-support/turbo-env";
 import { afterAll, expect, it } from "vitest";
-import { freePort } from "../src/server-process.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 

@@ -39,20 +39,31 @@ const inputs = [
   "openapi/src",
   "openapi/openapi.yaml",
 ];
+// Help has no side effect: it never builds. The built CLI prints the usage (with the spec's plans,
+// read when it runs); before the first build there is only this summary.
+const words = process.argv.slice(2).filter((word) => word !== "--");
+if (["help", "-h", "--help"].includes(words[0] ?? "") && !existsSync(built)) {
+  console.log(
+    "usage: keys create | list | revoke | usage | backup | help\n\nThe full usage comes with the keys CLI, built on its first real use (e.g. pnpm keys list).",
+  );
+  process.exit(0);
+}
 const fresh =
   existsSync(built) && inputs.every((input) => newest(join(root, input)) < statSync(built).mtimeMs);
-const build = fresh
-  ? { status: 0 }
-  : spawnSync(
-      `${root}node_modules/.bin/turbo`,
-      ["run", "build:keys", "--filter=@animal-store/server", "--output-logs=errors-only"],
-      {
-        cwd: root,
-        stdio: ["ignore", "pipe", "pipe"],
-        encoding: "utf8",
-        env: { TURBO_TELEMETRY_DISABLED: "1", ...process.env },
-      },
-    );
+const helpOnly = ["help", "-h", "--help"].includes(words[0] ?? "");
+const build =
+  fresh || helpOnly
+    ? { status: 0 }
+    : spawnSync(
+        `${root}node_modules/.bin/turbo`,
+        ["run", "build:keys", "--filter=@animal-store/server", "--output-logs=errors-only"],
+        {
+          cwd: root,
+          stdio: ["ignore", "pipe", "pipe"],
+          encoding: "utf8",
+          env: { TURBO_TELEMETRY_DISABLED: "1", ...process.env },
+        },
+      );
 if (build.status !== 0) {
   process.stderr.write(`${build.stdout ?? ""}${build.stderr ?? ""}`);
   console.error("keys: building the keys CLI failed (see above)");

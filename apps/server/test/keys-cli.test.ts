@@ -134,9 +134,9 @@ describe("keys CLI", { timeout: 20_000 }, () => {
     [["create", "--plan", custom, "--name", "x"], 1, new RegExp(`${custom} key needs its own`)],
     [["revoke"], 2, /exactly one key id/],
     [["revoke", "key_nope"], 1, /no key with id key_nope/],
-    [["rotate"], 2, /^keys: unknown command "rotate"\nusage:/],
-    [["delete", "key_1"], 2, /^keys: unknown command "delete"\nusage:/],
-    [[], 2, /^keys: a command is needed\nusage:/],
+    [["rotate"], 2, /^keys: unknown command "rotate" \(keys --help for usage\)\n$/],
+    [["delete", "key_1"], 2, /^keys: unknown command "delete" \(keys --help for usage\)\n$/],
+    [[], 2, /^keys: a command is needed \(keys --help for usage\)\n$/],
   ])("%j exits %i with a clear message and nothing on stdout", async (args, code, message) => {
     const result = await keys(args, env);
     expect(result.code).toBe(code);

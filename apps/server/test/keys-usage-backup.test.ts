@@ -6,10 +6,10 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { useService } from "@animal-store/test-support";
+import { freePort } from "@animal-store/test-support/free-port";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { contract, policy, roomyPlan } from "./support/contract.js";
-import { freePort } from "./support/free-port.js";
 import {
   createKeyIn,
   kill,

@@ -1,34 +1,18 @@
 /**
- * startServer, the public entry other packages use: listens on PORT=0, warms up without writing
- * anything, creates keys, and closes gracefully (idempotently).
+ * startServer, the Animal Store's public entry other packages use: its composition listens on
+ * PORT=0, warms up without writing anything to its store, creates keys, and closes gracefully
+ * (idempotently). The start sequence's options (clock, key lookup, ops routes, refusals) are the
+ * engine's, tested in packages/openapi-engine/test/start-engine.test.ts.
  */
 
 import { join } from "node:path";
-import { basePath, deprecated } from "@animal-store/test-support/spec-values";
+import { basePath } from "@animal-store/test-support/spec-values";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../src/index.js";
 import { tempDir } from "./support/test-app.js";
 
 const temp = tempDir();
 afterAll(() => temp.remove());
-
-/** A test server's environment on the database file `name`. */
-const env = (name: string) => ({
-  NODE_ENV: "test",
-  PORT: "0",
-  LOG_LEVEL: "silent",
-  DATABASE_URL: `file:${join(temp.dir, name)}`,
-});
-
-/** A key record no store holds: what a lookup of the application's own answers with. */
-const ANY_KEY = {
-  name: "any",
-  plan: "pro",
-  perMinute: null,
-  perDay: null,
-  createdAt: new Date(0).toISOString(),
-  revokedAt: null,
-};
 
 describe("startServer", () => {
   it("serves the API on an ephemeral port, with keys it creates, and closes", async () => {
@@ -58,106 +42,5 @@ describe("startServer", () => {
     }
     await server.close();
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
-  });
-
-  it("runs on the clock it is given (rate-limit windows and sunsets)", async () => {
-    // A minute far from now, a day before the first sunset the spec sets (if any): every
-    // operation still answers, whichever the spec deprecates.
-    const firstSunset = Math.min(
-      ...deprecated.map(
-        ({ deprecation }) => deprecation.sunset?.getTime() ?? Number.POSITIVE_INFINITY,
-      ),
-      Date.UTC(2040, 0, 2, 12, 0),
-    );
-    const minuteStart = Math.floor((firstSunset - 86_400_000) / 60_000) * 60_000;
-    const server = await startServer(
-      {
-        NODE_ENV: "test",
-        PORT: "0",
-        LOG_LEVEL: "silent",
-        DATABASE_URL: `file:${join(temp.dir, "clock.db")}`,
-      },
-      { clock: () => minuteStart + 1500 },
-    );
-    try {
-      const key = await server.createKey({ plan: "pro", name: "clock" });
-      const answer = await fetch(`${server.url}${basePath}/pets`, {
-        headers: { authorization: `Bearer ${key}` },
-      });
-      expect(answer.status).toBe(200);
-      // The window's reset is the end of the given clock's minute, not of the real one, and the
-      // answer's Date is that clock's too (clients correct their clock skew with it).
-      expect(answer.headers.get("x-ratelimit-reset")).toBe(String((minuteStart + 60_000) / 1000));
-      expect(answer.headers.get("date")).toBe(new Date(minuteStart + 1500).toUTCString());
-    } finally {
-      await server.close();
-    }
-  });
-
-  it("takes the application's own key lookup: the engine still checks the credential's form first", async () => {
-    const looked: string[] = [];
-    const server = await startServer(env("lookup.db"), {
-      keyLookup: (token) => {
-        looked.push(token);
-        return { ...ANY_KEY, id: `any_${looked.length}` };
-      },
-    });
-    try {
-      const asKey = (authorization: string) =>
-        fetch(`${server.url}${basePath}/pets`, { headers: { authorization } });
-      expect((await asKey("Bearer never-issued")).status).toBe(200);
-      // Not a bearer token at all: refused before the lookup sees it, as on the server.
-      const malformed = await asKey("Bearer not a token");
-      expect(malformed.status).toBe(401);
-      expect(await malformed.json()).toMatchObject({ code: "invalid_api_key" });
-      expect(looked).toEqual(["never-issued"]);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it("answers the application's own ops routes outside the base path, uncounted", async () => {
-    let calls = 0;
-    const server = await startServer(env("ops.db"), {
-      opsRoutes: [
-        {
-          path: "/__ops/poke",
-          method: "POST",
-          handle: (_req, res) => {
-            calls++;
-            res.json({ calls });
-          },
-        },
-      ],
-    });
-    try {
-      const poke = (method: string) => fetch(`${server.url}/__ops/poke`, { method });
-      const first = await poke("POST");
-      expect(first.status).toBe(200);
-      expect(await first.json()).toEqual({ calls: 1 });
-      const second = await poke("POST");
-      // Read, never counted: the window stands where it stood.
-      expect(second.headers.get("x-ratelimit-remaining")).toBe(
-        first.headers.get("x-ratelimit-remaining"),
-      );
-      const wrong = await poke("GET");
-      expect(wrong.status).toBe(405);
-      expect(wrong.headers.get("allow")).toBe("POST, OPTIONS");
-      expect(await wrong.json()).toMatchObject({ code: "method_not_allowed", status: 405 });
-      expect(calls).toBe(2);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it("refuses an own ops route under the base path before opening anything", async () => {
-    const route = { path: `${basePath}/poke`, method: "POST" as const, handle: () => {} };
-    await expect(startServer(env("refused.db"), { opsRoutes: [route] })).rejects.toThrow(
-      `ops route ${basePath}/poke`,
-    );
-  });
-
-  it("refuses a bad environment before opening anything", async () => {
-    await expect(startServer({ PORT: "0", LOG_LEVEL: "loud" })).rejects.toThrow(/^LOG_LEVEL/);
   });
 });

@@ -8,13 +8,13 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { useService } from "@animal-store/test-support";
+import { freePort } from "@animal-store/test-support/free-port";
 import { operationAt } from "@animal-store/test-support/spec";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { tracingRequested } from "../src/tracing-env.js";
 import { policy } from "./support/contract.js";
-import { freePort } from "./support/free-port.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 

@@ -27,6 +27,21 @@ async function answers(apiUrl) {
 
 /** @type {import("@animal-store/mock/src/start.mjs").RunningMock | undefined} */
 let mock;
+/** @type {import("vite").ViteDevServer | undefined} */
+let vite;
+// Installed before anything starts, so that a signal never finds the process without them.
+let stopping = false;
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
+  process.on(signal, () => {
+    // Ctrl-C reaches every process of the group and pnpm passes it on again: one stop is enough,
+    // and the timer below bounds it.
+    if (stopping) return;
+    stopping = true;
+    setTimeout(() => process.exit(0), 2000).unref();
+    Promise.allSettled([vite?.close(), mock?.close()]).then(() => process.exit(0));
+  });
+}
+
 let apiUrl;
 if (process.env.WEB_API_URL?.trim()) {
   try {
@@ -69,7 +84,7 @@ if (process.env.WEB_API_URL?.trim()) {
 process.env.WEB_API_URL = apiUrl;
 
 const port = Number(process.env.WEB_PORT || 5173);
-const vite = await createServer({ root, configFile: `${root}/vite.config.ts`, server: { port } });
+vite = await createServer({ root, configFile: `${root}/vite.config.ts`, server: { port } });
 await vite.listen();
 vite.printUrls();
 const origin = vite.resolvedUrls?.local[0]?.replace(/\/$/, "") ?? `http://127.0.0.1:${port}`;
@@ -77,13 +92,3 @@ console.log(`\n  The page calls ${apiUrl}.`);
 console.log(
   `  Against the real server, let this origin call it: CORS_ORIGINS=${origin} pnpm start`,
 );
-
-let stopping = false;
-for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) {
-  process.on(signal, () => {
-    if (stopping) process.exit(1);
-    stopping = true;
-    setTimeout(() => process.exit(0), 2000).unref();
-    Promise.allSettled([vite.close(), mock?.close()]).then(() => process.exit(0));
-  });
-}

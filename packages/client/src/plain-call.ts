@@ -72,8 +72,7 @@ export type PlainResult = {
  * serializer's (`JSON.stringify`), and the response is read as `coreFetch` reads it; but the
  * headers are a plain object and no `Headers` or `Request` is made before fetch, which builds
  * the only `Request` of the call. Why: `coreFetch` merges headers into a `Headers` that fetch
- * copies again, which costs more per call than the rest of the client (the bench README has the
- * figures).
+ * copies again: a `Headers` built on every call only to be copied, which a plain object avoids.
  */
 export function createPlainCall(
   baseUrl: string,

@@ -32,9 +32,8 @@ export interface OwnRequest {
  * global fetch sends it), it stays this light object: the URL and the init openapi-fetch made
  * (whose `headers` is already a `Headers`), which the transport sends as `fetch(url, init)`.
  * Why: `fetch(request)` copies a Request into a second one whose signal follows the first, so a
- * Request built only to be handed to fetch costs more per call than the rest of the client
- * together (the bench README has the figures). The real Request, and every check its
- * constructor makes, then happens once, inside fetch.
+ * Request built only to be handed to fetch is built twice. The real Request, and every check
+ * its constructor makes, then happens once, inside fetch.
  *
  * Otherwise, and for a body other than a string (openapi-fetch's JSON; a stream, which a retry
  * must clone), the constructor returns a real `Request` carrying the same {@link OwnRequest}

@@ -1,31 +1,32 @@
 #!/usr/bin/env node
 // @ts-check
-// `pnpm dev`: the edit-regenerate loop over the real monorepo (see dev-loop.mjs).
+// `pnpm dev`: the edit-regenerate loop (see dev-loop.mjs) over what the application's config says
+// to run (config.mjs: the repository root's dev-loop.config.mjs).
+import { relative } from "node:path";
 import { parseArgs } from "node:util";
-import { parseMockCommand } from "@animal-store/mock/src/options.mjs";
-import { configFrom } from "@animal-store/server";
+import { findConfig, loadConfig } from "./config.mjs";
 import { startDevLoop } from "./dev-loop.mjs";
-import { repoLayout } from "./layout.mjs";
 
-const USAGE = `Usage: pnpm dev [--no-server] [--no-mock] [--no-docs]
+const USAGE = `Usage: pnpm dev [--config <file>] [--no-<service>] [--no-docs]
 
-Watches openapi/: on every save, lints, bundles and regenerates the types in-process; restarts
-the server (PORT, default from the server's config) and the mock (MOCK_PORT); rebuilds the docs.
-A spec that fails lint is reported and the last good build keeps running. Ctrl-C (or SIGTERM,
-SIGHUP) stops it all. Service logs are shown readable; NODE_ENV=production or
-DEV_LOOP_JSON_LOGS=1 keeps them JSON.
+Watches the contract the config names: on every save, lints, bundles and regenerates in-process;
+restarts each service the config lists (at the address its own configuration gives it); rebuilds
+the docs. --no-<service> leaves a service out (the repository's: --no-server, --no-mock). A spec
+that fails lint is reported and the last good build keeps running. Ctrl-C (or SIGTERM, SIGHUP)
+stops it all. Service logs are shown readable; NODE_ENV=production or DEV_LOOP_JSON_LOGS=1 keeps
+them JSON. The config is --config, else the nearest dev-loop.config.mjs from the working
+directory up.`;
 
-The mock reads the variables of pnpm mock: MOCK_STATEFUL=1 pnpm dev runs the stateful mock (the
-server's answers over data in memory) instead of Prism; MOCK_PLAN, MOCK_SEED and the others in
-apps/mock/README.md apply too.`;
-
+const args = process.argv.slice(2).filter((arg) => arg !== "--");
 let flags;
 try {
+  // The services' names come from the config, so their --no-<name> flags are checked once it is
+  // read; here every other flag is.
   flags = parseArgs({
-    args: process.argv.slice(2).filter((arg) => arg !== "--"),
+    args,
+    strict: false,
     options: {
-      "no-server": { type: "boolean" },
-      "no-mock": { type: "boolean" },
+      config: { type: "string" },
       "no-docs": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -39,47 +40,37 @@ if (flags.help) {
   process.exit(0);
 }
 
+const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || "development" };
+const config = await loadConfig(findConfig(/** @type {string | undefined} */ (flags.config)));
+const entries = await config.services(env);
+const known = new Set(["--no-docs", "--help", "-h", ...entries.map((s) => `--no-${s.name}`)]);
+const unknown = args.filter(
+  (arg, i) =>
+    !known.has(arg) &&
+    arg !== "--config" &&
+    args[i - 1] !== "--config" &&
+    !arg.startsWith("--config="),
+);
+if (unknown.length > 0) {
+  console.error(`Unknown option ${unknown[0]}\n\n${USAGE}`);
+  process.exit(2);
+}
+
 /** Where a service listening on `host` can be reached from here. */
 const reachable = (/** @type {string} */ host) =>
   host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
 
-const env = { ...process.env, NODE_ENV: process.env.NODE_ENV || "development" };
 // DEV_LOOP_STANDBY=0 restarts services cold (to measure what the warm standbys save).
 const standby = process.env.DEV_LOOP_STANDBY !== "0";
-const layout = repoLayout();
 /** @type {import("./supervisor.mjs").ServiceSpec[]} */
-const services = [];
-if (!flags["no-server"]) {
-  // The server's own config decides its address, so the loop knows where to look for it.
-  const config = configFrom(env);
-  services.push({
-    name: "server",
-    main: layout.serverMain,
-    cwd: layout.serverDir,
+const services = entries
+  .filter((entry) => !args.includes(`--no-${entry.name}`))
+  .map((entry) => ({
+    ...entry,
     env,
-    address: { host: reachable(config.host), port: config.port },
-    preload: [layout.serverPreload],
-    code: [layout.serverDist, layout.engineDist],
+    address: { host: reachable(entry.address.host), port: entry.address.port },
     standby,
-    // Restarts hand the listening socket from the old server to the new one: none refused.
-    handoff: true,
-  });
-}
-if (!flags["no-mock"]) {
-  const mock = parseMockCommand([], env);
-  if (mock.kind !== "run")
-    throw new Error(mock.kind === "error" ? mock.message : "bad mock settings");
-  services.push({
-    name: "mock",
-    main: layout.mockMain,
-    cwd: layout.specDir,
-    env,
-    address: { host: reachable(mock.options.host), port: mock.options.port },
-    preload: [layout.mockPreload],
-    code: [layout.mockSrc],
-    standby,
-  });
-}
+  }));
 
 // Ctrl-C reaches every process of the group (and pnpm forwards it again): the first signal
 // stops the services and waits for them, later ones are ignored, and the loop exits 0 once
@@ -100,10 +91,11 @@ for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM", "SIGHUP"])) {
 }
 
 const started = startDevLoop({
-  spec: layout,
+  spec: config.spec,
   services,
-  docs: flags["no-docs"] ? null : { dir: layout.docsDir, script: layout.docsBuild },
+  docs: flags["no-docs"] ? null : config.docs,
   env,
 });
 await started;
-console.log("[dev] watching openapi/ (Ctrl-C to stop)");
+const watched = relative(config.spec.root ?? process.cwd(), config.spec.specDir) || ".";
+console.log(`[dev] watching ${watched}/ (Ctrl-C to stop)`);

@@ -7,33 +7,29 @@
 // Ctrl-C or failure) and the bundle rebuilt without it; it changes neither the generated types
 // nor any lint verdict.
 //
-//   node packages/dev-loop/src/measure.mjs [--runs 5] [--json]
+//   node packages/dev-loop/src/measure.mjs [--runs 5] [--json] [--config <file>]
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { repoLayout } from "./layout.mjs";
+import { freePort } from "@animal-store/test-support/free-port";
+import { findConfig, loadConfig } from "./config.mjs";
 import { createSpecPipeline } from "./spec-pipeline.mjs";
 import { stopChild } from "./supervisor.mjs";
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((arg) => arg !== "--"),
-  options: { runs: { type: "string", default: "5" }, json: { type: "boolean" } },
+  options: {
+    runs: { type: "string", default: "5" },
+    json: { type: "boolean" },
+    config: { type: "string" },
+  },
 });
 const runs = Number(values.runs);
 const MARKER = /^x-dev-loop-measure: .*\n/m;
-const layout = repoLayout();
-
-/** A TCP port nobody listens on right now. */
-async function freePort() {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = /** @type {import("node:net").AddressInfo} */ (server.address());
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+const configPath = findConfig(values.config);
+const layout = (await loadConfig(configPath)).spec;
 
 /** openapi.yaml with the marker set to `value` (or removed for null); never touches the rest. */
 function setMarker(/** @type {string | null} */ value) {
@@ -46,7 +42,8 @@ function setMarker(/** @type {string | null} */ value) {
 const [port, mockPort] = [await freePort(), await freePort()];
 const dataDir = mkdtempSync(join(tmpdir(), "animal-store-measure-"));
 const output = /** @type {string[]} */ ([]);
-const loop = spawn(process.execPath, [new URL("./main.mjs", import.meta.url).pathname], {
+const main = new URL("./main.mjs", import.meta.url).pathname;
+const loop = spawn(process.execPath, [main, "--config", configPath], {
   env: {
     ...process.env,
     HOST: "127.0.0.1",

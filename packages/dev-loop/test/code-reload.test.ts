@@ -1,11 +1,13 @@
 // A service's code changing under the loop (a `pnpm build`): the standby, which imported the old
 // modules, is replaced and the running instance restarted, so the new code serves at once.
+
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@animal-store/test-support/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevLoop } from "../src/dev-loop.mjs";
-import { freePort, scratchSpec } from "./scratch.js";
+import { scratchSpec } from "./scratch.js";
 
 const scratch = scratchSpec();
 const code = mkdtempSync(join(tmpdir(), "dev-loop-code-"));

@@ -4,9 +4,10 @@
 import { connect } from "node:net";
 import { join } from "node:path";
 import { basePathOf, loadBundledSpec } from "@animal-store/openapi";
+import { freePort } from "@animal-store/test-support/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevLoop } from "../src/dev-loop.mjs";
-import { freePort, type Json, layout, scratchSpec } from "./scratch.js";
+import { type Json, layout, scratchSpec } from "./scratch.js";
 
 const basePath = basePathOf(loadBundledSpec().spec);
 

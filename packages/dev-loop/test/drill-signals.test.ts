@@ -4,15 +4,16 @@
 // listening. Scratch databases and free ports; `pnpm dev` runs the server and the mock on the
 // repo's spec (it rewrites nothing when the spec and dist/ agree). Planted faults:
 // `pnpm --filter @animal-store/dev-loop planted-faults`.
+
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@animal-store/test-support/free-port";
 import { afterAll, describe, expect, it } from "vitest";
 import { processGroup, repo, stillInGroup } from "./drill-support.js";
-import { freePort } from "./scratch.js";
 
 const temp = mkdtempSync(join(tmpdir(), "animal-store-drill-"));
 // A test that times out never reaches its own cleanup: its process groups are killed here.
@@ -79,6 +80,10 @@ describe("drill: stopping pnpm start and pnpm dev", { timeout: 240_000 }, () => 
         { PORT: String(port), DATABASE_URL: `file:${join(temp, `start-${signal}.db`)}` },
         /"msg":"listening"/,
         signal,
+      );
+      // A first run builds for a while: it says what, and when it is done (issue 52).
+      expect(run.output).toMatch(
+        /pnpm start: building the server .*\n(.*\n)*pnpm start: built in /,
       );
       expect(run.output).toMatch(new RegExp(`"signal":"${signal}","msg":"shutting down"`));
       expect(run.output).toMatch(/"msg":"closed"/);

@@ -2,11 +2,13 @@
 // scratch database: a request sent at any moment of a spec save is answered, by the old server
 // or the new one, and a save that lints but cannot start the server leaves the last good one
 // serving, with the last good bundle put back.
+
 import { request } from "node:http";
 import { join } from "node:path";
+import { freePort } from "@animal-store/test-support/free-port";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevLoop } from "../src/dev-loop.mjs";
-import { freePort, type Json, layout, scratchSpec } from "./scratch.js";
+import { type Json, layout, scratchSpec } from "./scratch.js";
 
 const scratch = scratchSpec();
 const lines: string[] = [];

@@ -1,16 +1,34 @@
 // A scratch copy of the contract (openapi.yaml) that tests may break at will, linted and bundled
 // with the real redocly.yaml (its plugin is found relative to it).
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
-import { repoLayout } from "../src/layout.mjs";
+import { findConfig, loadConfig } from "../src/config.mjs";
 
 // biome-ignore lint/suspicious/noExplicitAny: the spec is edited dynamically and every access is asserted.
 export type Json = any;
 
-export const layout = repoLayout();
+/** The repository's own config (the root's dev-loop.config.mjs): the loop runs what it says. */
+export const configPath = findConfig(undefined, new URL("..", import.meta.url).pathname);
+const config = await loadConfig(configPath);
+const entries = await config.services({ NODE_ENV: "development" });
+const service = (name: string) => {
+  const entry = entries.find((s) => s.name === name);
+  if (!entry) throw new Error(`the repository's config has no ${name} service`);
+  return entry;
+};
+
+/** Where the repository's contract, generators, server, mock and docs are (from its config). */
+export const layout = {
+  ...config.spec,
+  root: config.spec.root as string,
+  serverDir: service("server").cwd,
+  serverMain: service("server").main,
+  serverPreload: service("server").preload?.[0] as string,
+  mockMain: service("mock").main,
+  mockPreload: service("mock").preload?.[0] as string,
+};
 
 /** A temporary spec directory with its own dist/ and generated files. */
 export function scratchSpec() {
@@ -40,13 +58,4 @@ export function scratchSpec() {
     reset: () => copyFileSync(layout.specPath, specPath),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
-}
-
-/** A TCP port nobody is listening on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

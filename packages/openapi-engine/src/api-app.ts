@@ -5,6 +5,7 @@
  * nothing matched); outside it, the ops routes. A pure factory over compiled operations: it binds
  * no port and reads no environment, so tests and the warm-up build as many as they like.
  */
+
 import type { LoadedSpec, PlanLimits } from "@animal-store/openapi";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
@@ -15,6 +16,7 @@ import type { AppConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
+import { installEdgeAnswers } from "./http-server/edge-answers.js";
 import { Lifecycle } from "./lifecycle/lifecycle.js";
 import type { EngineMetrics } from "./metrics/engine-metrics.js";
 import { measureRequests } from "./metrics/measure.js";
@@ -193,6 +195,15 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   installApiFront(app, {
     basePath: contract.basePath,
     steps: [...(observe ? [observe] : []), ...everyRequest.list(), apiRouter],
+    errorHandler: handleError,
+  });
+  // Requests refused at the edge: the same first steps, the caller counted, the edge's error.
+  installEdgeAnswers(app, {
+    steps: [
+      ...(observe ? [observe] : []),
+      ...everyRequest.list(),
+      Lifecycle.after().use(identify).use(count).handler(),
+    ],
     errorHandler: handleError,
   });
   return app;

@@ -51,10 +51,12 @@ describe("loadConfig", () => {
       path: "/tmp/x.db",
     });
     expect(
-      loadConfig({ DATABASE_URL: "postgres://u:p@db:5432/pets", DATABASE_SCHEMA: "tenant_1" })
+      loadConfig({ DATABASE_URL: "postgres://u:p@db:5432/widgets", DATABASE_SCHEMA: "tenant_1" })
         .database,
-    ).toEqual({ engine: "postgres", url: "postgres://u:p@db:5432/pets", schema: "tenant_1" });
-    expect(loadConfig({ DATABASE_URL: "postgresql://db/pets" }).database.engine).toBe("postgres");
+    ).toEqual({ engine: "postgres", url: "postgres://u:p@db:5432/widgets", schema: "tenant_1" });
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/widgets" }).database.engine).toBe(
+      "postgres",
+    );
   });
 
   it("parses CORS origins and proxy hops", () => {
@@ -80,7 +82,7 @@ describe("loadConfig", () => {
     [{ SHUTDOWN_TIMEOUT_MS: "-5" }, "SHUTDOWN_TIMEOUT_MS"],
     [{ CORS_ORIGINS: "app.example.com" }, "CORS_ORIGINS"],
     [{ CORS_ORIGINS: "https://app.example.com/path" }, "CORS_ORIGINS"],
-    [{ DATABASE_URL: "mysql://db/pets" }, "DATABASE_URL"],
+    [{ DATABASE_URL: "mysql://db/widgets" }, "DATABASE_URL"],
     [{ DATABASE_URL: "file:" }, "DATABASE_URL"],
     [{ DATABASE_URL: "postgres://[bad" }, "DATABASE_URL"],
     [{ DATABASE_URL: "postgres://db/x", DATABASE_SCHEMA: "Robert'); drop" }, "DATABASE_SCHEMA"],
@@ -108,7 +110,7 @@ describe("loadConfig", () => {
   });
 
   it("never echoes a database URL, which may carry a password", () => {
-    expect(() => loadConfig({ DATABASE_URL: "mysql://user:s3cret@db/pets" })).toThrow(
+    expect(() => loadConfig({ DATABASE_URL: "mysql://user:s3cret@db/widgets" })).toThrow(
       /^((?!s3cret).)*$/,
     );
   });

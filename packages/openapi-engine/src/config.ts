@@ -39,6 +39,8 @@ export interface AppConfig {
     /** Concurrent connections in total, and per client address (0: no per-address cap). */
     maxConnections: number;
     maxConnectionsPerAddress: number;
+    /** The lingering close after an early answer (http-server/lingering-close.ts). */
+    linger: LingerSettings;
   };
   /**
    * OPENAPI_BUNDLE: a bundled contract (JSON) to serve instead of the application's own, e.g. a
@@ -170,6 +172,23 @@ function corsOrigins(env: Env): string[] {
   });
 }
 
+/** The bounds of the read-and-discard after an early answer (http-server/lingering-close.ts). */
+export interface LingerSettings {
+  /** Destroyed this long after the answer, whatever the client does. */
+  maxMs: number;
+  /** Destroyed once the client has sent nothing for this long. */
+  idleMs: number;
+  /** Destroyed once more than this many bytes were thrown away. */
+  maxBytes: number;
+}
+
+/** LINGER_MAX_MS, LINGER_IDLE_MS and LINGER_MAX_BYTES when they are not set. */
+export const DEFAULT_LINGER: LingerSettings = {
+  maxMs: 5_000,
+  idleMs: 1_000,
+  maxBytes: 16 * 1024 * 1024,
+};
+
 function connections(env: Env): AppConfig["connections"] {
   const headersTimeoutMs = integer(env, "HEADERS_TIMEOUT_MS", 10_000, 1_000, 120_000);
   const requestTimeoutMs = integer(env, "REQUEST_TIMEOUT_MS", 30_000, 1_000, 600_000);
@@ -184,6 +203,11 @@ function connections(env: Env): AppConfig["connections"] {
     keepAliveTimeoutMs: integer(env, "KEEP_ALIVE_TIMEOUT_MS", 5_000, 0, 600_000),
     maxConnections: integer(env, "MAX_CONNECTIONS", 10_000, 1, 1_000_000),
     maxConnectionsPerAddress: integer(env, "MAX_CONNECTIONS_PER_ADDRESS", 256, 0, 1_000_000),
+    linger: {
+      maxMs: integer(env, "LINGER_MAX_MS", DEFAULT_LINGER.maxMs, 0, 600_000),
+      idleMs: integer(env, "LINGER_IDLE_MS", DEFAULT_LINGER.idleMs, 0, 600_000),
+      maxBytes: integer(env, "LINGER_MAX_BYTES", DEFAULT_LINGER.maxBytes, 0, 1_073_741_824),
+    },
   };
 }
 

@@ -179,6 +179,21 @@ export interface ConnectionError {
   message: string;
 }
 
+/**
+ * A connection-level answer to a request that was parsed (refused at the edge: its target, its
+ * Host, its framing, its declared length, its Expect), given through the app like any other
+ * answer (http-server/edge-answers.ts): the error handler writes it as it writes an EngineError.
+ */
+export class EdgeRefusal extends EngineError {
+  constructor(what: ConnectionError) {
+    super("internal_error", what.message);
+    this.name = "EdgeRefusal";
+    // The connection codes are not the operations' (`info.x-connection-errors` lists them).
+    Object.defineProperty(this, "code", { value: what.code, enumerable: true });
+    Object.defineProperty(this, "status", { value: what.status, enumerable: true });
+  }
+}
+
 /** The connection-level answers; `info.x-connection-errors` must list each code. */
 export const connectionErrors = {
   malformedRequest: {

@@ -147,6 +147,7 @@ export async function startEngine<S extends EngineStore>(
         targetLimitBytes: contract.targetLimitBytes,
         bodyLimitBytes: contract.bodyLimitBytes,
       },
+      observed: observeConnectionAnswers(logger, metrics),
     });
     await warmUp(application, { contract, operations: compiled, config, clock });
     if (metrics) {
@@ -200,5 +201,24 @@ export async function startEngine<S extends EngineStore>(
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * An answer given before a request could be read (http-server/connection-answers.ts) gets what
+ * request-context/observe.ts gives every other: one access line (no method or path: none was
+ * read) and its count in the metrics, under the requests outside the API.
+ */
+function observeConnectionAnswers(logger: Logger, metrics: EngineMetrics | undefined) {
+  const logRequests = logger.isLevelEnabled("info");
+  if (!logRequests && metrics === undefined) return undefined;
+  return (status: number, requestId: string, ms: number) => {
+    if (logRequests) {
+      logger.info(
+        { reqId: requestId, status, ms: Math.round(ms * 10) / 10, connection: true },
+        "request",
+      );
+    }
+    metrics?.requests.record(metrics.requests.outsideApi, "", status, ms / 1000);
   };
 }

@@ -1,19 +1,22 @@
 /**
  * The engine's boundary, checked on its sources: it imports nothing from an application (nor
- * anything its package.json does not declare), and its folders never import each other both ways.
- * Each rule is shown failing on a planted import.
+ * anything its package.json does not declare), its folders never import each other both ways, and
+ * its tests run over fixture contracts of their own, never an application's contract. Each rule is
+ * shown failing on a planted import.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   boundaryViolations,
+  contractImports,
   folderCycles,
   readSources,
   specifiersOf,
 } from "./support/import-graph.js";
 
 const src = fileURLToPath(new URL("../src/", import.meta.url));
+const testDir = fileURLToPath(new URL("./", import.meta.url));
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -85,6 +88,45 @@ describe("the engine's folders", () => {
     expect(folderCycles(planted)).toEqual([
       "auth/ → http/ → auth/",
       "errors.ts → x/ → y/ → errors.ts",
+    ]);
+  });
+});
+
+describe("the engine's tests", () => {
+  const testFiles = {
+    ...Object.fromEntries(Object.entries(tests).map(([file, text]) => [`src/${file}`, text])),
+    ...Object.fromEntries(
+      Object.entries(readSources(testDir)).map(([file, text]) => [`test/${file}`, text]),
+    ),
+  };
+  // This file names what it forbids; it is checked on the planted files below instead.
+  delete testFiles["test/boundaries.test.ts"];
+  delete testFiles["test/support/import-graph.ts"];
+
+  it("load no application's contract: they serve fixture contracts of their own", () => {
+    expect(Object.keys(testFiles).length).toBeGreaterThan(40);
+    expect(contractImports(testFiles)).toEqual([]);
+  });
+
+  it("would catch a test loading the Animal Store contract (planted imports)", () => {
+    const planted = {
+      "src/a.test.ts": 'import { loadBundledSpec } from "@animal-store/openapi";',
+      "src/b.test.ts":
+        'import * as openapi from "@animal-store/openapi";\nopenapi.bundledSpecPath;',
+      "test/c.test.ts": 'import spec from "@animal-store/openapi/openapi.json";',
+      "test/d.test.ts": 'import { basePath } from "@animal-store/test-support/spec-values";',
+      "test/e.test.ts": 'const text = await import("../../../openapi/dist/openapi.json");',
+      "test/f.test.ts": 'import { animalStore } from "../../../apps/server/src/animal-store.js";',
+      "test/g.test.ts":
+        'import { deref } from "@animal-store/openapi";\nimport x from "./support/fixture-contract.js";',
+    };
+    expect(contractImports(planted)).toEqual([
+      "src/a.test.ts: loadBundledSpec",
+      "src/b.test.ts: bundledSpecPath",
+      "test/c.test.ts: @animal-store/openapi/openapi.json",
+      "test/d.test.ts: @animal-store/test-support/spec-values",
+      "test/e.test.ts: ../../../openapi/dist/openapi.json",
+      "test/f.test.ts: ../../../apps/server/src/animal-store.js",
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { connect, createServer, type Server, type Socket } from "node:net";
-import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
+import { rateLimitPolicy } from "@animal-store/openapi";
 import { useService } from "@animal-store/test-support";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -11,9 +11,10 @@ import {
   type RateLimiter,
 } from "../src/rate-limit/index.js";
 import { limiterContract, T0 } from "./rate-limit-contract.js";
+import { loadFixture } from "./support/fixture-contract.js";
 
 // A contract's ban rule, as the server would read it (the tests use the Animal Store's).
-const policy = rateLimitPolicy(loadBundledSpec().spec);
+const policy = rateLimitPolicy(loadFixture().spec);
 
 const redisService = await useService("redis", "Redis rate limiter");
 const url = redisService.available ? redisService.url : "";

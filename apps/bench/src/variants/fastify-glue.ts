@@ -2,17 +2,33 @@
  * Variant (f): Fastify 5 + fastify-openapi-glue over the same work as the shipped server, the stack
  * a team choosing "the fastest framework" would write: routes, Ajv request validation and
  * fast-json-stringify answers compiled by Fastify from the bundled spec (glue), the server's own
- * store and handlers, the engine's hashed-key cache, per-key counter with X-RateLimit-*, the same
+ * store and handlers, the engine's hashed-key cache and limiter with X-RateLimit-*, the same
  * security headers + no-store, X-Request-Id, and one pino access line per request through the
- * engine's logger (same fields, same asynchronous 4 KiB batches). What it still skips is listed
- * in apps/bench/README.md.
+ * engine's logger (same fields, same asynchronous batches). It skips checks the shipped server
+ * makes that no stack written this way would (variants.test.ts pins what must match).
  */
 import { randomUUID } from "node:crypto";
-import { type ApiKeyRecord, JsonText, staticResponseHeaders } from "@animal-store/openapi-engine";
+import { loadBundledSpec } from "@animal-store/openapi";
+import {
+  type ApiKeyRecord,
+  compileContract,
+  createKeyLookup,
+  createLogger,
+  createRateLimiter,
+  issueApiKey,
+  JsonText,
+  limitsFor,
+  staticResponseHeaders,
+} from "@animal-store/openapi-engine";
+import { configFrom, createHandlers, openStore } from "@animal-store/server";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import openapiGlue from "fastify-openapi-glue";
-import { HttpError, openSharedWork, SANE_REQUEST_ID } from "./comparison-support.js";
+import { benchKeyOptions } from "./shipped.js";
 
+/** An incoming X-Request-Id kept as it is (the shipped server's rule); otherwise a UUID. */
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** The token of an `Authorization: Bearer` header (RFC 6750's b64token). */
+const BEARER_TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 // Fastify's own errors (and glue's wrapper around a failed security handler) by status.
 const CODE_OF_STATUS: Record<number, string> = {
   401: "unauthorized",
@@ -20,6 +36,23 @@ const CODE_OF_STATUS: Record<number, string> = {
   415: "unsupported_media_type",
   429: "rate_limited",
 };
+
+/** An answer in the spec's Error shape, thrown from a hook or handler. */
+class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type HandlerCall = (request: Record<string, unknown>) => Promise<{
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}>;
 
 interface Context {
   requestId: string;
@@ -31,8 +64,16 @@ const contexts = new WeakMap<FastifyRequest, Context>();
 
 /** Starts the Fastify variant on `env` (DATABASE_URL, PORT, HOST as the server reads them). */
 export async function startFastifyGlue(env: Record<string, string | undefined>) {
-  const shared = await openSharedWork(env);
-  const { config, loaded, contract, accessLog, checkBearer, handlers } = shared;
+  const config = configFrom(env);
+  const loaded = loadBundledSpec();
+  const contract = compileContract(loaded);
+  const store = await openStore(config.database);
+  const logger = createLogger(config, "animal-store");
+  const accessLog = logger.child({}, { redact: [] });
+  const limiter = await createRateLimiter(config.rateLimit, contract.rateLimit.ban, logger);
+  const lookup = createKeyLookup(store, config.apiKeyCacheTtlMs);
+  const limits = limitsFor(contract.rateLimit);
+  const handlers = createHandlers(store) as unknown as Record<string, HandlerCall>;
   const headers = Object.fromEntries(staticResponseHeaders());
 
   const app = Fastify({
@@ -78,19 +119,34 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
     reply.code(status).send({ code, message: status < 500 ? error.message : code, status });
   });
 
-  const securityHandlers = {
-    async bearerAuth(request: FastifyRequest, reply: FastifyReply) {
-      await checkBearer({
-        authorization: request.headers.authorization,
-        address: () => request.ip,
-        setHeader: (name, value) => reply.header(name, value),
-        onKey: (key) => {
-          const context = contexts.get(request);
-          if (context) context.key = key;
-        },
-      });
-    },
-  };
+  /**
+   * The shipped server's credential step: the key is looked up (cached by hash) and the call
+   * counted before the credential is required, so a 401 carries X-RateLimit-* too.
+   */
+  async function bearerAuth(request: FastifyRequest, reply: FastifyReply) {
+    const token = BEARER_TOKEN.exec(request.headers.authorization ?? "")?.[1];
+    const found = token === undefined ? null : lookup(token);
+    const key = found instanceof Promise ? await found : found;
+    const context = contexts.get(request);
+    if (key && context) context.key = key;
+    const failure = token ? ("invalid" as const) : ("missing" as const);
+    const caller = key
+      ? { kind: "key" as const, key }
+      : { kind: "anonymous" as const, address: request.ip, failure };
+    const subject = key ? `key:${key.id}` : `addr:${request.ip}`;
+    const decided = limiter.consume(subject, limits(caller), Date.now(), {
+      banEligible: key !== null,
+    });
+    const decision = decided instanceof Promise ? await decided : decided;
+    reply.header("X-RateLimit-Limit", String(decision.limit));
+    reply.header("X-RateLimit-Remaining", String(decision.remaining));
+    reply.header("X-RateLimit-Reset", String(decision.reset));
+    if (!decision.allowed) {
+      reply.header("Retry-After", String(decision.retryAfter ?? 0));
+      throw new HttpError(429, "rate_limited", "Too many requests.");
+    }
+    if (!key) throw new HttpError(401, "unauthorized", "A valid API key is required.");
+  }
 
   const serviceHandlers: Record<string, (req: FastifyRequest, reply: FastifyReply) => unknown> = {};
   for (const [operationId, handler] of Object.entries(handlers)) {
@@ -124,7 +180,7 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
   await app.register(openapiGlue, {
     specification: loaded.spec as unknown as object,
     serviceHandlers,
-    securityHandlers,
+    securityHandlers: { bearerAuth },
     prefix: contract.basePath,
   });
   await app.listen({ port: config.port, host: config.host });
@@ -132,10 +188,11 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
   const port = typeof address === "object" && address ? address.port : config.port;
   return {
     url: `http://${config.host}:${port}`,
-    key: await shared.issueKey(),
+    key: (await issueApiKey(store, contract.rateLimit, benchKeyOptions(loaded.spec))).key,
     close: async () => {
       await app.close();
-      await shared.close();
+      await Promise.allSettled([store.close(), limiter.close()]);
+      logger.flush();
     },
   };
 }

@@ -15,10 +15,6 @@ async function start(id: VariantId): Promise<{ url: string; key: string; close()
     const { startFastifyGlue } = await import("./fastify-glue.js");
     return startFastifyGlue(process.env);
   }
-  if (id === "hono-ajv") {
-    const { startHonoAjv } = await import("./hono-ajv.js");
-    return startHonoAjv(process.env);
-  }
   const { openBaselineHandlers } = await import("./baseline-handlers.js");
   const handlers = await openBaselineHandlers(process.env);
   // The baselines have no auth: any key is accepted, so the bench sends the same headers to all.

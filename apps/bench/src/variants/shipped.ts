@@ -4,10 +4,17 @@
  * BENCH_SERVER_DIST set (the `--compare` variant) it starts a snapshot of an earlier build instead.
  */
 import { pathToFileURL } from "node:url";
-import { loadBundledSpec } from "@animal-store/openapi";
-import { benchKeyOptions } from "./comparison-support.js";
+import { loadBundledSpec, type OpenApiDocument, rateLimitPolicy } from "@animal-store/openapi";
 
 type StartServer = typeof import("@animal-store/server").startServer;
+
+/** The bench key's settings: the contract's custom plan, limits no bench run can reach. */
+export function benchKeyOptions(spec: OpenApiDocument) {
+  const policy = rateLimitPolicy(spec);
+  const plan = policy.planNames.find((name) => policy.plans[name]?.custom);
+  if (plan === undefined) throw new Error("the contract has no plan with custom limits");
+  return { plan, name: "bench", perMinute: 1_000_000_000, perDay: 1_000_000_000 };
+}
 
 /** Starts the shipped server (or the snapshot in BENCH_SERVER_DIST) on `env`; issues the key. */
 export async function startShipped(env: Record<string, string | undefined>) {

@@ -1,6 +1,5 @@
 /** Child processes for the gates (Prism, the mock, the built server): started ready, always stopped. */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 
 /** Every child started here and not stopped yet. */
 const running = new Set<ChildProcess>();
@@ -21,19 +20,6 @@ export interface RunningChild {
   ready: RegExpMatchArray;
   output(): string;
   stop(): Promise<void>;
-}
-
-/** Asks the OS for a free TCP port on 127.0.0.1 (for tools that cannot report one they picked). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

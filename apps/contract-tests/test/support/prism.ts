@@ -1,8 +1,9 @@
 /** A real `prism proxy` process in front of an upstream, validating both directions against the contract. */
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { freePort } from "@animal-store/test-support/free-port";
 import { bundledContractPath } from "../../src/contract-paths.js";
-import { freePort, type RunningChild, startChild } from "./child-process.js";
+import { type RunningChild, startChild } from "./child-process.js";
 
 const require = createRequire(import.meta.url);
 const prismEntry = join(

@@ -150,7 +150,7 @@ export async function runKeysCommand(argv: string[], io: KeysCommandIo): Promise
   const run = command === undefined ? undefined : COMMANDS[command];
   if (!run) {
     const what = command === undefined ? "a command is needed" : `unknown command "${command}"`;
-    io.stderr.write(`keys: ${what}\n${USAGE}\n`);
+    io.stderr.write(`keys: ${what} (keys --help for usage)\n`);
     return 2;
   }
   let store: Store | undefined;
@@ -165,7 +165,9 @@ export async function runKeysCommand(argv: string[], io: KeysCommandIo): Promise
   } catch (err) {
     const usage =
       err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-    io.stderr.write(`keys: ${(err as Error).message}\n${usage ? `${USAGE}\n` : ""}`);
+    // A usage error is one line; --help gives the whole usage.
+    const hint = usage ? " (keys --help for usage)" : "";
+    io.stderr.write(`keys: ${(err as Error).message}${hint}\n`);
     return usage ? 2 : 1;
   } finally {
     await store?.close();

@@ -52,9 +52,9 @@ function affinity(type: string | null): "integer" | "text" | "other" {
  * could hold values SQLite's JSON does not write exactly. It answers one row: the page's JSON
  * text, and how many rows hold a REAL in an INTEGER column or a BLOB anywhere (when not 0, the
  * text is not to be used). `rowidAlias` names the table's INTEGER PRIMARY KEY, if it has one:
- * SQLite stores only integers there, so it is left out of the check (bench README: what it
- * bought). The count is `count(*) filter`, which SQLite evaluates faster than `max(...)` of the
- * same test.
+ * SQLite stores only integers there, so it is left out of the check, which would test every
+ * row's id for nothing. The count is `count(*) filter`, which SQLite evaluates faster than
+ * `max(...)` of the same test.
  */
 export function jsonPageSql(
   inner: string,
@@ -254,14 +254,14 @@ const SAFE = "9007199254740991";
  * the text by the `removals` (`replaceAll` in JavaScript, half the time of SQLite's `replace`),
  * which is exact: outside a string a `"` opens a string, and inside one every `"` is escaped, so
  * `,"status":null` (or `{"status":null`) can only be that member.
- * Exactness is checked once per page, on aggregates, not per row (a per-row `typeof` filter cost
- * a third of the query): `sum` of an integer column is an integer only if every value is one (a
- * REAL, a TEXT or a BLOB makes it REAL; one too large overflows, and the failed query falls back
- * too); `min` and `max` keep it within what JavaScript holds; `max` of a text column is a BLOB if
+ * Exactness is checked once per page, on aggregates, not per row (a per-row `typeof` filter
+ * would run for every row of every page): `sum` of an integer column is an integer only if
+ * every value is one (a REAL, a TEXT or a BLOB makes it REAL; one too large overflows, and the
+ * failed query falls back too); `min` and `max` keep it within what JavaScript holds; `max` of a text column is a BLOB if
  * any value is one (SQLite orders BLOBs after text); `count` finds a required property's null.
  * With `guard`, an SQL condition true when no row of the table holds such a value (text-guard.ts:
- * the triggers that record them as they are written), the page is not checked at all: the checks
- * cost a third of the query on a page of 100.
+ * the triggers that record them as they are written), the page is not checked at all: the
+ * aggregates are work every page would pay for while no row needs them.
  */
 export function sqliteTextPageSql(
   inner: string,

@@ -134,6 +134,10 @@ export class KyselyStore implements Store {
     return this.keys.listApiKeys();
   }
 
+  listUsableApiKeys(): ReturnType<ApiKeyStore["listUsableApiKeys"]> {
+    return this.keys.listUsableApiKeys();
+  }
+
   revokeApiKey(id: string, revokedAt: string): Promise<ApiKeyRecord | null> {
     return this.keys.revokeApiKey(id, revokedAt);
   }

@@ -26,8 +26,7 @@ export function propertyOf(column: string): string {
  * `compile(columns)`, once per column set for the whole process. Every store (the warm-up's
  * scratch store has its own) and every page shape then calls the same function: a call site
  * such as a store's `rows.map(mapper)` stays monomorphic and V8 inlines the mapper there. One
- * compiled per store made that call polymorphic, and every row of a page paid for a call
- * (apps/bench/README.md).
+ * compiled per store made that call polymorphic, and every row of a page paid for a call.
  */
 function oncePerColumnSet<F>(compile: (columns: string[]) => F): (columns: string[]) => F {
   const compiled = new Map<string, F>();

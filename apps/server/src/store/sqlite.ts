@@ -160,7 +160,7 @@ export class SqliteStore extends KyselyStore {
       let rows: unknown[][] | undefined;
       if (page.json !== undefined) {
         try {
-          // get(): the one row, without all()'s iterator (bench README: what it bought).
+          // get(): the page is one row, so all()'s iterator would be work for nothing.
           rows = pageRows(page.json.get(...params) as unknown[], page.idIndex);
         } catch {
           // A value JSON cannot hold (a BLOB), or any other failure: the row-by-row read below
@@ -216,8 +216,8 @@ export class SqliteStore extends KyselyStore {
 
   /**
    * Whether a pet of the query follows `lastId`: `exists` around the page query after an id,
-   * limit 1, read with get(). Reading that one row with all() (an iterator in libsql) cost 6% of
-   * GET limit=100 under the profiler.
+   * limit 1, read with get(): all() would build libsql's iterator for that one row, on every
+   * page that may have a next one.
    */
   private anyAfter(status: string | undefined, lastId: number): boolean {
     const shape = status === undefined ? 0 : 1;

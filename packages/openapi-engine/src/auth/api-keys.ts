@@ -1,7 +1,8 @@
 /**
  * API keys: issued as random bearer tokens, stored only as SHA-256 hashes (a key has 192 random
- * bits, so a fast hash is enough), looked up through a short cache so the hot path rarely touches
- * the database (or hashes at all). A revoked key stops working within the cache TTL.
+ * bits, so a fast hash is enough), judged against an in-memory directory of the usable keys so the
+ * hot path never touches the database for a known key (nor hashes, once a token was judged). A
+ * revoked key stops working within the directory's reload interval (API_KEY_CACHE_TTL_MS).
  */
 import { hash, randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -69,69 +70,105 @@ export async function issueApiKey(
   return { key, record };
 }
 
-/** How unknown keys are bounded: per client address, per minute. */
+/** How many store lookups keys absent from the directory may cost. */
 export interface UnknownKeyBudget {
-  /** Store lookups that may find nothing, per client address per minute. */
+  /** Lookups of keys the directory does not hold, per instance per minute, all callers together. */
   perMinute: number;
 }
 
 const BUDGET_WINDOW_MS = 60_000;
-const MAX_TRACKED_ADDRESSES = 100_000;
 
 /**
- * A KeyLookup over the store with TTL caches; `ttlMs` 0 disables them. A cache hit answers
- * synchronously (no promise on the hot path) and without hashing: the caches are keyed by the
- * presented token, and only a miss computes the SHA-256 the store searches by. The tokens stay in
- * this process's memory for the TTL, as the requests that carried them do; the store and the logs
- * only ever see hashes.
+ * A KeyLookup that judges a key on the key alone, whoever else shares its address.
  *
- * Valid and unknown keys are cached apart, so a flood of random keys (which only ever fills the
- * unknown cache) cannot evict the keys of real callers. And unknown keys cost a bounded number
- * of store lookups: each client address may have `budget.perMinute` lookups that find nothing
- * per minute; past that, a key from that address that no cache knows is taken as unknown
- * without asking the store (checked before the lookup), until the minute ends. The price: a
- * valid key not yet cached, sent from an address that has just spent its budget on unknown
- * keys (a shared address), is refused until then.
+ * It holds a directory of every key that is not revoked (hash → record), loaded from the store on
+ * first use and reloaded whenever it is older than `ttlMs` (the request that finds it old waits
+ * for the reload), so across instances a new key is known, and a revoked one refused, within
+ * `ttlMs` of the change. A key in the directory is found with no store lookup; a token already
+ * judged since the last reload is answered synchronously without hashing (the tokens stay in this
+ * process's memory as the requests that carried them do; the store and the logs only see hashes).
+ *
+ * A key the directory does not hold is unknown, or was issued since the last reload. To let the
+ * latter work at once, such keys are looked up in the store, at most `budget.perMinute` times per
+ * minute for the whole instance; past that they are taken as unknown until the next reload. So a
+ * flood of unknown keys costs at most `budget.perMinute` lookups a minute and one reload per
+ * `ttlMs`, never locks out a key that existed at the last reload, and delays a key issued during
+ * the flood by at most `ttlMs`. `ttlMs` 0 turns all of this off: every key is looked up.
  */
 export function createKeyLookup(
   store: ApiKeyStore,
   ttlMs: number,
   budget: UnknownKeyBudget = { perMinute: Number.POSITIVE_INFINITY },
 ): KeyLookup {
-  const valid = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
-  const unknown = new Map<string, number>();
-  const misses = new Map<string, number>();
+  // Tokens judged since the directory was loaded; cleared with each reload.
+  const valid = new Map<string, ApiKeyRecord>();
+  const unknown = new Set<string>();
+  let directory = new Map<string, ApiKeyRecord>();
+  let loadedAt = Number.NEGATIVE_INFINITY;
+  let loading: Promise<void> | undefined;
+  let lookups = 0;
   let windowEnds = 0;
-  return function lookupApiKey(plaintextKey: string, address?: () => string) {
+
+  function reload(): Promise<void> {
+    loading ??= (async () => {
+      const started = performance.now();
+      try {
+        const keys = await store.listUsableApiKeys();
+        directory = new Map(keys.map((key) => [key.keyHash, key.record]));
+        loadedAt = started;
+        valid.clear();
+        unknown.clear();
+      } finally {
+        loading = undefined;
+      }
+    })();
+    return loading;
+  }
+
+  function judge(plaintextKey: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
     const hit = valid.get(plaintextKey);
+    if (hit) return hit;
+    if (unknown.has(plaintextKey)) return null;
+    const keyHash = hashApiKey(plaintextKey);
+    const record = directory.get(keyHash);
+    if (record) {
+      remember(valid, plaintextKey, record);
+      return record;
+    }
     const now = performance.now();
-    if (hit && hit.expiresAt > now) return hit.record;
-    const unknownUntil = unknown.get(plaintextKey);
-    if (unknownUntil !== undefined && unknownUntil > now) return null;
-    if (address === undefined) return fromStore(plaintextKey, undefined);
-    if (now >= windowEnds || misses.size >= MAX_TRACKED_ADDRESSES) {
-      misses.clear();
+    if (now >= windowEnds) {
+      lookups = 0;
       windowEnds = now + BUDGET_WINDOW_MS;
     }
-    const from = address();
-    if ((misses.get(from) ?? 0) >= budget.perMinute) return null;
-    return fromStore(plaintextKey, from);
-  };
-
-  async function fromStore(plaintextKey: string, from: string | undefined) {
-    const now = performance.now();
-    const found = await store.findApiKeyByHash(hashApiKey(plaintextKey));
-    const record = found && found.revokedAt === null ? found : null;
-    if (record === null && from !== undefined) misses.set(from, (misses.get(from) ?? 0) + 1);
-    if (ttlMs > 0) {
-      if (record === null) remember(unknown, plaintextKey, now + ttlMs);
-      else {
-        unknown.delete(plaintextKey);
-        remember(valid, plaintextKey, { record, expiresAt: now + ttlMs });
-      }
+    if (lookups >= budget.perMinute) {
+      rememberUnknown(plaintextKey);
+      return null;
     }
-    return record;
+    lookups++;
+    return store.findApiKeyByHash(keyHash).then((found) => {
+      const usable = found && found.revokedAt === null ? found : null;
+      if (usable) {
+        directory.set(keyHash, usable);
+        remember(valid, plaintextKey, usable);
+      } else rememberUnknown(plaintextKey);
+      return usable;
+    });
   }
+
+  function rememberUnknown(plaintextKey: string) {
+    if (unknown.size >= MAX_CACHED_KEYS) unknown.clear();
+    unknown.add(plaintextKey);
+  }
+
+  return function lookupApiKey(plaintextKey: string) {
+    if (ttlMs <= 0) {
+      return store
+        .findApiKeyByHash(hashApiKey(plaintextKey))
+        .then((found) => (found && found.revokedAt === null ? found : null));
+    }
+    if (performance.now() - loadedAt >= ttlMs) return reload().then(() => judge(plaintextKey));
+    return judge(plaintextKey);
+  };
 }
 
 /** Sets `key` last in `cache`, dropping the oldest entry when the cache is full. */

@@ -1,6 +1,6 @@
-import { loadBundledSpec } from "@animal-store/openapi";
 import type { NextFunction, Request, Response } from "express";
 import { describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract } from "../contract/contract.js";
 import { EngineError } from "../errors.js";
 import {
@@ -11,13 +11,13 @@ import {
   requireCredential,
 } from "./credentials.js";
 
-const contract = compileContract(loadBundledSpec());
+const contract = compileContract(loadFixture());
 const challenge = `Bearer realm="${contract.realm}"`;
 
 const record: ApiKeyRecord = {
   id: "k1",
   name: "web",
-  plan: "pro",
+  plan: contract.rateLimit.planNames[0] as string,
   perMinute: null,
   perDay: null,
   createdAt: "2026-01-01T00:00:00.000Z",
@@ -99,11 +99,11 @@ describe("requireCredential", () => {
   });
 
   it("takes the realm from the contract's security scheme", () => {
-    const schemes = loadBundledSpec().spec.components?.securitySchemes as Record<
+    const schemes = loadFixture().spec.components?.securitySchemes as Record<
       string,
       { "x-realm"?: string }
     >;
-    expect(contract.realm).toBe(schemes.bearerAuth?.["x-realm"]);
+    expect(contract.realm).toBe(schemes.keyAuth?.["x-realm"]);
   });
 
   it("answers 401 invalid_api_key with error=invalid_request for two Authorization headers", () => {

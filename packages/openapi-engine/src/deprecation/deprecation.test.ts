@@ -1,9 +1,8 @@
 /**
- * Deprecation headers and the sunset's 410 for every deprecated operation of the bundled spec,
+ * Deprecation headers and the sunset's 410 for every deprecated operation of the widgets fixture,
  * and for an operation a scratch copy of the spec deprecates (nothing in the code names one).
  */
 import type { AddressInfo } from "node:net";
-import { loadBundledSpec } from "@animal-store/openapi";
 import express, {
   type NextFunction,
   type Request,
@@ -11,11 +10,12 @@ import express, {
   type Response,
 } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract, type ServedOperation } from "../contract/contract.js";
 import type { EngineError } from "../errors.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation.js";
 
-const bundled = loadBundledSpec();
+const bundled = loadFixture();
 let now = 0;
 let operation: ServedOperation | undefined;
 let base = "";
@@ -75,7 +75,7 @@ async function expectAnswers(op: ServedOperation, basePath: string) {
   }
 }
 
-describe("deprecated operations of the bundled spec", () => {
+describe("deprecated operations of the widgets fixture", () => {
   const contract = compileContract(bundled);
   const deprecated = contract.operations.filter((op) => op.deprecated);
 

@@ -5,25 +5,28 @@
  * Node would answer most of these with an empty body, or just drop the socket; these answer in
  * the contract's Error shape with the codes of `info.x-connection-errors` (the catalogue's
  * `connectionErrors`), the X-RateLimit-* of the client address's window (read, not counted) and
- * an X-Request-Id, then close the connection: half-closed at once, destroyed within a second
- * whatever the client does, so a client that keeps its side open and keeps sending cannot hold
- * the descriptor. Nothing else the connection carries is answered (`isRefused`).
+ * an X-Request-Id, then close the connection with a lingering close (lingering-close.ts):
+ * half-closed, what the client still sends read and thrown away within bounds, then destroyed, so
+ * the client reads the answer and a client that keeps its side open cannot hold the descriptor.
+ * Nothing else the connection carries is answered (`isRefused`).
  */
+
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { performance } from "node:perf_hooks";
 import type { PlanLimits } from "@animal-store/openapi";
 import { type ConnectionError, connectionErrors } from "../errors.js";
 import type { RateLimitDecision, RateLimiter } from "../rate-limit/index.js";
+import { staticResponseHeaders } from "../response-headers/response-headers.js";
+import type { EdgeAnswer } from "./edge-answers.js";
+import { lingerAfterAnswer, lingeringClose } from "./lingering-close.js";
 
 /** Node's parser errors that have an answer of their own; any other is a malformed request. */
 const BY_ERROR: Record<string, ConnectionError> = {
   HPE_HEADER_OVERFLOW: connectionErrors.headersTooLarge,
   ERR_HTTP_REQUEST_TIMEOUT: connectionErrors.requestTimeout,
 };
-
-/** How long a connection that was answered and half-closed may stay open. */
-export const CLOSE_WITHIN_MS = 1000;
 
 // The start of a request line: a method, a space, then the target.
 const REQUEST_LINE_START = /^[A-Z]+ [^\s]/;
@@ -42,11 +45,13 @@ function overflowAnswer(err: Error & { rawPacket?: Buffer; bytesParsed?: number 
     : connectionErrors.headersTooLarge;
 }
 
-/** Ends `socket` now and destroys it within CLOSE_WITHIN_MS, whatever the peer does. */
-export function closeWithin(socket: Socket, ms = CLOSE_WITHIN_MS): void {
-  const timer = setTimeout(() => socket.destroy(), ms);
-  timer.unref();
-  socket.once("close", () => clearTimeout(timer));
+/**
+ * Makes the close that follows a `Connection: close` answer on `socket` a lingering one:
+ * half-closed once the answer is flushed, what the client still sends read and thrown away within
+ * the server's linger bounds, then destroyed (lingering-close.ts). Called before the answer ends.
+ */
+export function closeWithin(socket: Socket): void {
+  lingerAfterAnswer(socket);
 }
 
 /** What the answers need to say about the client address's rate-limit window. */
@@ -55,7 +60,18 @@ export interface ConnectionAnswerDeps {
   clock: () => number;
   /** The limits callers without a key are counted on (the contract's anonymous plan). */
   anonymousLimits: PlanLimits;
+  /**
+   * Told of each answer written on the socket (no request could be read): its status, request
+   * id and milliseconds since it was decided, for the access line and the metrics (start.ts).
+   */
+  observed?: ((status: number, requestId: string, ms: number) => void) | undefined;
 }
+
+// The headers every answer of the engine carries (the security headers, `no-store`), as the
+// lines of a raw answer.
+const STATIC_LINES = staticResponseHeaders()
+  .map(([name, value]) => `${name}: ${value}\r\n`)
+  .join("");
 
 /** The `clientError` listener and the refusal of a connection over a cap. */
 export function connectionAnswers(deps: ConnectionAnswerDeps) {
@@ -78,7 +94,7 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
   async function answer(socket: Socket, what: ConnectionError, extra = ""): Promise<void> {
     if (refused.has(socket)) return;
     refused.add(socket);
-    closeWithin(socket);
+    const decidedAt = performance.now();
     const decision = await peek(socket);
     if (!socket.writable) {
       socket.destroy();
@@ -89,18 +105,20 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
       ? `X-RateLimit-Limit: ${decision.limit}\r\nX-RateLimit-Remaining: ${decision.remaining}\r\n` +
         `X-RateLimit-Reset: ${decision.reset}\r\n`
       : "";
+    const requestId = randomUUID();
     socket.end(
       `HTTP/1.1 ${what.status} ${what.reason}\r\n` +
         "Content-Type: application/json; charset=utf-8\r\n" +
-        "Cache-Control: no-store\r\n" +
-        "X-Content-Type-Options: nosniff\r\n" +
-        `X-Request-Id: ${randomUUID()}\r\n` +
+        STATIC_LINES +
+        `X-Request-Id: ${requestId}\r\n` +
         limits +
         extra +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         "Connection: close\r\n\r\n" +
         body,
     );
+    lingeringClose(socket);
+    deps.observed?.(what.status, requestId, performance.now() - decidedAt);
   }
   return {
     /** `clientError` listener for node:http servers. */
@@ -130,11 +148,10 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
       refused.add(socket);
       void peek(socket).then((decision) => {
         const body = bodyOf(what);
-        res.once("finish", () => closeWithin(socket));
+        closeWithin(socket);
         res.writeHead(what.status, what.reason, {
+          ...Object.fromEntries(staticResponseHeaders()),
           "Content-Type": "application/json; charset=utf-8",
-          "Cache-Control": "no-store",
-          "X-Content-Type-Options": "nosniff",
           "X-Request-Id": randomUUID(),
           ...(decision && {
             "X-RateLimit-Limit": decision.limit,
@@ -146,6 +163,22 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
         });
         res.end(body);
       });
+    },
+    /**
+     * Answers a parsed request with `what` through the app's own steps (edge-answers.ts), and
+     * closes the connection after it.
+     */
+    refuseThrough(
+      req: IncomingMessage,
+      res: ServerResponse,
+      what: ConnectionError,
+      answer: EdgeAnswer,
+    ): void {
+      const socket = req.socket;
+      if (refused.has(socket)) return;
+      refused.add(socket);
+      closeWithin(socket);
+      answer(req, res, what);
     },
     /** Whether `socket` was answered at the edge: no later request of it is served. */
     isRefused(socket: Socket): boolean {

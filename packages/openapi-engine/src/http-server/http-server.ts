@@ -4,17 +4,20 @@
  * to what cannot be read as a request (connection-answers.ts) and to what Node would let through
  * or answer itself (request-edge.ts, `CONNECT`, `Expect`); and listening and closing.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { PlanLimits } from "@animal-store/openapi";
 import type { Express } from "express";
 import type { AppConfig } from "../config.js";
-import { connectionErrors } from "../errors.js";
+import { type ConnectionError, connectionErrors } from "../errors.js";
 import type { RateLimiter } from "../rate-limit/index.js";
 import { apiListener } from "../routing/api-front.js";
-import { connectionAnswers } from "./connection-answers.js";
+import { type ConnectionAnswerDeps, connectionAnswers } from "./connection-answers.js";
 import { capConnections } from "./connection-caps.js";
+import { edgeAnswerOf } from "./edge-answers.js";
 import { expressMessageClasses } from "./express-messages.js";
+import { setLingerSettings } from "./lingering-close.js";
 import { portTakenMessage } from "./port-holder.js";
 import { type EdgeBounds, edgeProblem } from "./request-edge.js";
 import { tuneV8ForServing } from "./v8-tuning.js";
@@ -28,6 +31,8 @@ export interface HttpServerOptions {
   anonymousLimits: PlanLimits;
   /** The contract's bounds on a request target and a request body. */
   bounds: EdgeBounds;
+  /** Told of each answer given before a request could be read (connection-answers.ts). */
+  observed?: ConnectionAnswerDeps["observed"];
 }
 
 /** Node's server for `app`, bounded as configured; not listening yet. */
@@ -46,22 +51,29 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
     requireHostHeader: false,
     ...expressMessageClasses(app),
   });
+  setLingerSettings(server, bounds.linger);
   const answers = connectionAnswers(options);
   const handle = apiListener(app);
+  // A parsed request refused here is answered through the app's own steps when it has them.
+  const answerAtEdge = edgeAnswerOf(app);
+  const refuseRequest = (req: IncomingMessage, res: ServerResponse, what: ConnectionError) =>
+    answerAtEdge
+      ? answers.refuseThrough(req, res, what, answerAtEdge)
+      : answers.refuseRequest(req, res, what);
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     // A request pipelined behind a refused one is never served.
     if (answers.isRefused(socket)) return;
     const problem = edgeProblem(req, options.bounds);
     if (problem === undefined) handle(req, res);
-    else answers.refuseRequest(req, res, problem);
+    else refuseRequest(req, res, problem);
   };
   server.on("request", serve);
   // Expect: 100-continue goes to the app without Node's automatic 100 Continue: the body step
   // sends it when it is about to read the body (not for a 401, a 404 or an early 413).
   server.on("checkContinue", serve);
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) =>
-    answers.refuseRequest(req, res, connectionErrors.expectationFailed),
+    refuseRequest(req, res, connectionErrors.expectationFailed),
   );
   // Without a listener Node drops a CONNECT connection without a word.
   server.on("connect", (_req: IncomingMessage, socket: Socket) =>

@@ -32,8 +32,8 @@ describe("Lifecycle", () => {
 
   it("takes what was set before its first step as set", async () => {
     const lifecycle = Lifecycle.after<{ route: string }>().use(readsRoute).use(setsCaller);
-    expect(await run(lifecycle.handler() as never, { route: "/pets" })).toEqual({
-      route: "/pets",
+    expect(await run(lifecycle.handler() as never, { route: "/widgets" })).toEqual({
+      route: "/widgets",
       caller: "k1",
     });
   });

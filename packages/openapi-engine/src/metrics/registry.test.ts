@@ -1,13 +1,13 @@
 import { createRequire } from "node:module";
 import type * as PerfHooks from "node:perf_hooks";
-import { loadBundledSpec } from "@animal-store/openapi";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract } from "../contract/contract.js";
 import { EngineMetrics } from "./engine-metrics.js";
 import { EVENT_LOOP_SAMPLE_MS, metricsRegistry } from "./registry.js";
 
-const contract = compileContract(loadBundledSpec());
+const contract = compileContract(loadFixture());
 const [firstPlan] = contract.rateLimit.planNames;
 
 describe("the metrics registry", () => {

@@ -11,7 +11,7 @@ describe("the application's own ops routes", () => {
     const request = (method: string, path: string) => ({ method, path }) as Request;
     expect(counted(request("POST", "/__mock/reset"))).toBe(false);
     expect(counted(request("GET", "/healthz"))).toBe(false);
-    expect(counted(request("GET", "/v2/pets"))).toBe(true);
+    expect(counted(request("GET", "/v2/widgets"))).toBe(true);
     expect(counted(request("OPTIONS", "/anything"))).toBe(false);
   });
 

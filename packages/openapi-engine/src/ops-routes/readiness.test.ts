@@ -41,7 +41,11 @@ describe("readinessMonitor", () => {
       logger,
     );
     expect((await monitor.check()).failed).toEqual(["database"]);
+    // The first failure is logged at once, and not again while the database stays down.
+    expect(lines.map((l) => l.msg)).toEqual(["database not ready"]);
     await monitor.check();
+    await monitor.check();
+    expect(lines).toHaveLength(1);
     down = false;
     expect((await monitor.check()).failed).toEqual([]);
     await monitor.check();

@@ -1,8 +1,9 @@
-import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
+import { rateLimitPolicy } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { banSettings } from "./ban.js";
 
-const contractBan = rateLimitPolicy(loadBundledSpec().spec).ban;
+const contractBan = rateLimitPolicy(loadFixture().spec).ban;
 
 describe("banSettings", () => {
   it("is the contract's ban rule when the operator overrides nothing", () => {
@@ -19,7 +20,7 @@ describe("banSettings", () => {
   });
 
   it("agrees with the ban rule in the description's prose", () => {
-    const prose = (loadBundledSpec().spec.info.description as string).replace(/\s+/g, " ");
+    const prose = (loadFixture().spec.info.description as string).replace(/\s+/g, " ");
     const rule =
       /sends (\d+) more requests while it is limited in the same window is banned for (\d+) seconds/.exec(
         prose,

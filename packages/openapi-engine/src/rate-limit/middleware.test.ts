@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
+import { rateLimitPolicy } from "@animal-store/openapi";
 import express, {
   type NextFunction,
   type Request,
@@ -7,13 +7,14 @@ import express, {
   type Response,
 } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { type ApiKeyRecord, identifyCaller, requireCredential } from "../auth/credentials.js";
 import type { EngineError } from "../errors.js";
 import { createMemoryRateLimiter } from "./memory.js";
 import { rateLimit } from "./middleware.js";
 import { limitsFor } from "./plans.js";
 
-const policy = rateLimitPolicy(loadBundledSpec().spec);
+const policy = rateLimitPolicy(loadFixture().spec);
 const anonymous = policy.plans[policy.anonymousPlan] as { perMinute: number };
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 30);

@@ -1,9 +1,10 @@
-import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
+import { rateLimitPolicy } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import type { ApiKeyRecord } from "../auth/credentials.js";
 import { limitsFor } from "./plans.js";
 
-const policy = rateLimitPolicy(loadBundledSpec().spec);
+const policy = rateLimitPolicy(loadFixture().spec);
 const fixed = policy.planNames.filter((name) => !policy.plans[name]?.custom);
 const custom = policy.planNames.filter((name) => policy.plans[name]?.custom);
 const limitsOf = (plan: string) => {
@@ -48,7 +49,7 @@ describe("limitsFor", () => {
 
   it("counts a key of a custom plan without limits of its own on the plan it defaults to", () => {
     expect(custom.length).toBeGreaterThan(0);
-    const raw = loadBundledSpec().spec.info["x-rate-limit-plans"] as Record<
+    const raw = loadFixture().spec.info["x-rate-limit-plans"] as Record<
       string,
       { defaultsTo?: string }
     >;

@@ -80,11 +80,11 @@ export function jsonRequestBody(limitBytes: number) {
         next();
         return;
       }
-      // The rest of a body over the limit (or one that could not be decoded) is never read:
-      // the connection closes after the answer instead of draining it.
+      // The rest of a body over the limit (or one that could not be decoded) is not parsed: the
+      // connection closes after the answer, lingering so that the client can read it.
       if (!req.complete) {
         res.setHeader("Connection", "close");
-        res.once("finish", () => closeWithin(req.socket));
+        closeWithin(req.socket);
       }
       next(parsed);
     });

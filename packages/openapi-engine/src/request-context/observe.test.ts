@@ -1,9 +1,9 @@
 import { request as httpRequest } from "node:http";
 import { Writable } from "node:stream";
-import { loadBundledSpec } from "@animal-store/openapi";
 import express, { type Express } from "express";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract } from "../contract/contract.js";
 import { EngineMetrics } from "../metrics/engine-metrics.js";
 import { measureRequests } from "../metrics/measure.js";
@@ -11,7 +11,7 @@ import { OUTSIDE_API, UNMATCHED } from "../metrics/tally.js";
 import { observeRequests } from "./observe.js";
 import { requestContext } from "./request-context.js";
 
-const contract = compileContract(loadBundledSpec());
+const contract = compileContract(loadFixture());
 // Where a request outside the API is counted: with an empty base path every request is under it.
 const OUTSIDE = contract.basePath === "" ? UNMATCHED : OUTSIDE_API;
 

@@ -1,9 +1,10 @@
-import { deref, isJsonObject, loadBundledSpec } from "@animal-store/openapi";
+import { deref, isJsonObject } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract } from "../contract/contract.js";
 import { compileSerializer, type Serializer } from "./serializers.js";
 
-const contract = compileContract(loadBundledSpec());
+const contract = compileContract(loadFixture());
 /** Every documented response of every operation, with its serializer. */
 const responses = contract.operations.flatMap((op) =>
   op.responses.map((response) => ({

@@ -24,12 +24,24 @@ export interface NewApiKey extends Omit<ApiKeyRecord, "revokedAt"> {
   keyHash: string;
 }
 
+/** A key that is not revoked, and the hash it is found by. */
+export interface UsableApiKey {
+  keyHash: string;
+  record: ApiKeyRecord;
+}
+
 /** The API keys of a store. */
 export interface ApiKeyStore {
   insertApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
   /** The key with this hash, revoked or not; null when there is none. */
   findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   listApiKeys(): Promise<ApiKeyRecord[]>;
+  /**
+   * Every key not revoked, with its hash: the directory the credential check judges keys by
+   * (auth/api-keys.ts), reloaded every API_KEY_CACHE_TTL_MS. The table is small: one row per
+   * issued key.
+   */
+  listUsableApiKeys(): Promise<UsableApiKey[]>;
   /** Marks a key revoked (first revocation time wins); null when no key has this id. */
   revokeApiKey(id: string, revokedAt: string): Promise<ApiKeyRecord | null>;
   countApiKeys(): Promise<number>;
@@ -127,6 +139,14 @@ export function kyselyApiKeyStore(
         .execute();
       return rows.map(toApiKey);
     },
+    async listUsableApiKeys() {
+      const rows = await db
+        .selectFrom("api_keys")
+        .select([...KEY_COLUMNS, "key_hash"])
+        .where("revoked_at", "is", null)
+        .execute();
+      return rows.map((row) => ({ keyHash: row.key_hash, record: toApiKey(row) }));
+    },
     async revokeApiKey(id, revokedAt) {
       await db
         .updateTable("api_keys")
@@ -153,6 +173,7 @@ export function kyselyApiKeyStore(
     insertApiKey: (key) => classified(classify, () => queries.insertApiKey(key)),
     findApiKeyByHash: (hash) => classified(classify, () => queries.findApiKeyByHash(hash)),
     listApiKeys: () => classified(classify, () => queries.listApiKeys()),
+    listUsableApiKeys: () => classified(classify, () => queries.listUsableApiKeys()),
     revokeApiKey: (id, at) => classified(classify, () => queries.revokeApiKey(id, at)),
     countApiKeys: () => classified(classify, () => queries.countApiKeys()),
   };

@@ -13,6 +13,7 @@ export {
   createApiKeysTable,
   kyselyApiKeyStore,
   type NewApiKey,
+  type UsableApiKey,
 } from "./api-key-store.js";
 export { classified, type ErrorClassifier } from "./classify.js";
 export type { StoreLifecycle } from "./lifecycle.js";

@@ -6,12 +6,12 @@ import { preparedLater } from "./prepared-later.js";
 class FakeStore {
   readonly engine = "postgres";
   constructor(private readonly calls: string[]) {}
-  async listPets(_query: { limit: number }): Promise<unknown[]> {
-    this.calls.push("listPets");
+  async listWidgets(_query: { limit: number }): Promise<unknown[]> {
+    this.calls.push("listWidgets");
     return [];
   }
-  async createPet(pet: { name: string; categoryId: number }) {
-    this.calls.push("createPet");
+  async createWidget(pet: { name: string; categoryId: number }) {
+    this.calls.push("createWidget");
     return { id: 1, ...pet };
   }
   async check(): Promise<void> {
@@ -41,7 +41,7 @@ describe("preparedLater", () => {
       30,
     );
     // Right after the failed start-up attempt: refused at once, without a new attempt.
-    await expect(store.listPets({ limit: 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.listWidgets({ limit: 1 })).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(attempts).toBe(0);
     await new Promise((r) => setTimeout(r, 40));
     await expect(store.check()).rejects.toBeInstanceOf(StoreUnavailableError);
@@ -49,12 +49,12 @@ describe("preparedLater", () => {
     expect(calls).toEqual([]);
     databaseUp = true;
     await new Promise((r) => setTimeout(r, 40));
-    await expect(store.listPets({ limit: 1 })).resolves.toEqual([]);
+    await expect(store.listWidgets({ limit: 1 })).resolves.toEqual([]);
     await store.check();
     const attemptsWhenReady = attempts;
-    await store.createPet({ name: "Rex", categoryId: 1 });
+    await store.createWidget({ name: "Rex", categoryId: 1 });
     expect(attempts).toBe(attemptsWhenReady);
-    expect(calls).toEqual(["listPets", "check", "createPet"]);
+    expect(calls).toEqual(["listWidgets", "check", "createWidget"]);
     await store.close();
     expect(calls.at(-1)).toBe("close");
     expect(store.engine).toBe("postgres");

@@ -1,11 +1,11 @@
 /**
- * The validation step against the real bundled contract, through a minimal Express app, so a
+ * The validation step against a whole contract (the widgets fixture), through a minimal Express app, so a
  * change in express-openapi-validator's internals (an upgrade that moves the modules this step
  * drives) fails here with a clear message rather than somewhere in the app.
  */
-import { loadBundledSpec } from "@animal-store/openapi";
 import type { NextFunction, Request, Response } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { type ValidatingApp, validatingApp } from "../../test/support/validating-app.js";
 import { EngineError } from "../errors.js";
 
@@ -14,7 +14,7 @@ let base = "";
 
 beforeAll(async () => {
   app = await validatingApp(
-    loadBundledSpec().spec,
+    loadFixture().spec,
     (req: Request, res: Response) => {
       res.json({ query: req.query, pathParams: req.params, body: req.body });
     },
@@ -35,20 +35,20 @@ async function call(path: string, init?: RequestInit) {
 
 describe("the compiled request validators", () => {
   it("passes a valid request on with its parameters coerced to their schema types", async () => {
-    expect(await call("/pets?limit=5&status=sold")).toEqual({
+    expect(await call("/widgets?count=5&shade=slate")).toEqual({
       status: 200,
-      body: { query: { limit: 5, status: "sold" }, pathParams: {} },
+      body: { query: { count: 5, shade: "slate" }, pathParams: {} },
     });
-    const { body } = await call("/pets/42");
-    expect(body.pathParams).toEqual({ petId: 42 });
+    const { body } = await call("/widgets/42");
+    expect(body.pathParams).toEqual({ widgetId: 42 });
   });
 
   it("refuses what the contract does not allow, naming the field", async () => {
     for (const [path, text] of [
-      ["/pets?limit=0", "query/limit must be >= 1"],
-      ["/pets?status=asleep", "query/status must be equal to one of the allowed values"],
-      ["/pets?colour=red", "Unknown query parameter 'colour'"],
-      ["/pets/abc", "params/petId must be integer"],
+      ["/widgets?count=0", "query/count must be >= 1"],
+      ["/widgets?shade=mauve", "query/shade must be equal to one of the allowed values"],
+      ["/widgets?colour=red", "Unknown query parameter 'colour'"],
+      ["/widgets/abc", "params/widgetId must be integer"],
     ] as const) {
       const { status, body } = await call(path);
       expect({ path, status }).toEqual({ path, status: 400 });
@@ -56,19 +56,19 @@ describe("the compiled request validators", () => {
     }
   });
 
-  it("refuses a body that breaks NewPet", async () => {
-    const { status, body } = await call("/pets", {
+  it("refuses a body that breaks NewWidget", async () => {
+    const { status, body } = await call("/widgets", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "Rex", categoryId: 1, colour: "red" }),
+      body: JSON.stringify({ label: "Cog", sizeId: 1, colour: "red" }),
     });
     expect(status).toBe(400);
     expect(body.message).toContain("must NOT have additional properties");
   });
 
   it("answers a malformed percent-escape in a path parameter with 400", async () => {
-    const { status, body } = await call("/pets/%FF");
+    const { status, body } = await call("/widgets/%FF");
     expect(status).toBe(400);
-    expect(body.message).toBe("path/petId is not a valid percent-encoded value");
+    expect(body.message).toBe("path/widgetId is not a valid percent-encoded value");
   });
 });

@@ -1,5 +1,6 @@
-import { loadBundledSpec, specOperations } from "@animal-store/openapi";
+import { specOperations } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { integerParameters } from "../contract/integer-parameters.js";
 import { firstLooseInteger } from "./integer-syntax.js";
 
@@ -24,7 +25,7 @@ describe("firstLooseInteger", () => {
 
 describe("integerParameters", () => {
   it("finds the integer parameters of each operation, $refs resolved", () => {
-    const { spec } = loadBundledSpec();
+    const { spec } = loadFixture();
     const found = specOperations(spec).map((op) => integerParameters(spec, op));
     expect(found.some((p) => p.query.length > 0)).toBe(true);
     expect(found.some((p) => p.path.length > 0)).toBe(true);

@@ -1,11 +1,12 @@
 /** Warm-up: one request per operation of the contract; a server that cannot answer must not start. */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { exampleRequest, loadBundledSpec } from "@animal-store/openapi";
+import { exampleRequest } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract } from "../contract/contract.js";
 import { sendRequests } from "./warm-up.js";
 
-const contract = compileContract(loadBundledSpec());
+const contract = compileContract(loadFixture());
 const requests = contract.operations.map((op) =>
   exampleRequest(contract.spec, contract.basePath, op),
 );

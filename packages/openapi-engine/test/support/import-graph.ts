@@ -112,3 +112,32 @@ export function folderCycles(files: Sources): string[] {
   for (const node of links.keys()) visit(node, [node]);
   return [...cycles].sort();
 }
+
+/** What reads an application's contract: its bundle's paths, its loader, the helpers over it. */
+const CONTRACT_SPECIFIERS = [
+  /^@animal-store\/openapi\/openapi\.(json|yaml)$/,
+  /(^|\/)openapi\/(dist|openapi\.yaml)/,
+  /^@animal-store\/test-support\/(spec|spec-values|spec-edits)$/,
+  /^@animal-store\/(server|api-types|client|mock|docs|web)(\/|$)/,
+  /(^|\/)apps\//,
+];
+const CONTRACT_LOADERS = /\b(loadBundledSpec|bundledSpecPath)\b/;
+
+/**
+ * Files that load an application's contract (the Animal Store's, or anything of an application):
+ * a specifier of its bundle, its app packages or the test helpers over it, or a use of the
+ * bundled contract's loader. Each as `file: what`.
+ */
+export function contractImports(files: Sources): string[] {
+  const found: string[] = [];
+  for (const [file, text] of Object.entries(files)) {
+    for (const specifier of specifiersOf(text)) {
+      if (CONTRACT_SPECIFIERS.some((pattern) => pattern.test(specifier))) {
+        found.push(`${file}: ${specifier}`);
+      }
+    }
+    const loader = CONTRACT_LOADERS.exec(text);
+    if (loader) found.push(`${file}: ${loader[1]}`);
+  }
+  return found;
+}

@@ -1,0 +1,556 @@
+/**
+ * Every security scheme type OpenAPI 3.1 defines, compiled once per operation into a checker: the
+ * operation's `security` (alternatives, combinations, the optional `{}`) over the contract's
+ * `components.securitySchemes`, with the application's verifiers bound to each scheme by name.
+ *
+ * How it plugs in: at start, `compileSecurity` runs once over the contract (it throws naming every
+ * scheme it cannot check and the operations that use it, so the server does not start); the
+ * compiled operation keeps `forOperation(operationId)`. Per request the checker reads the headers
+ * and the query the one header walk and the one query parse already produced, and answers an
+ * outcome without throwing: the rate limiter keys on `outcome.subject` (whatever credential
+ * identified the caller) or on the client address when it is undefined, and only after that is a
+ * refused outcome turned into its 401/403 (`outcome.status`, `outcome.challenges` as
+ * `WWW-Authenticate`). A verifier that knows its answer (a cache hit) may answer synchronously,
+ * and then so does the checker: no promise on the hot path.
+ *
+ * Choices OpenAPI leaves open, made once here:
+ * - Requirements are tried in their order; the first one satisfied wins. A requirement is
+ *   satisfied when every scheme it names is, and each verified credential holds the scopes (for
+ *   oauth2 and openIdConnect) or roles (any other type) the requirement lists.
+ * - `{}` (or `security: []`) lets a request through as anonymous when no other requirement is
+ *   satisfied, even if it carried a credential that failed (`outcome.attempted` says how).
+ * - Refused: a requirement whose credentials all verified but lack a scope → 403
+ *   `insufficient_scope` (one token may be offered to several schemes: the one that knows it
+ *   speaks for it); else any presented credential that failed → 401 `invalid`; else a verifier
+ *   that threw → `unverified` (its error is the answer: a store outage is a 503); else 401
+ *   `missing`.
+ * - An `Authorization` header of another scheme than the ones an operation accepts counts as no
+ *   credential ("missing"), as does an empty apiKey value; two `Authorization` headers (or two
+ *   values of an apiKey header or query parameter) are refused as `invalid`.
+ * - Subjects share one namespace across schemes: a caller who may come with a key or with a
+ *   token is one rate-limit subject when both verifiers answer the same subject; a verifier that
+ *   wants them apart prefixes its own.
+ * - apiKey has no registered challenge; its 401 carries `ApiKey realm=…, in=…, name=…` so the
+ *   answer still has the WWW-Authenticate that RFC 9110 section 15.5.2 asks of every 401.
+ *
+ * @see https://spec.openapis.org/oas/v3.1.1#security-scheme-object
+ * @see https://spec.openapis.org/oas/v3.1.1#security-requirement-object
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-11.6.1 (WWW-Authenticate)
+ * @see https://www.rfc-editor.org/rfc/rfc6750#section-3 (Bearer challenges and their errors)
+ * @see https://www.rfc-editor.org/rfc/rfc7617 (Basic)
+ */
+import { isUtf8 } from "node:buffer";
+import { parse as parseCookie } from "cookie";
+
+/** A JSON object of the contract, read dynamically. */
+type JsonObject = Record<string, unknown>;
+
+/** An OpenAPI security requirement: scheme name → scopes (or roles). */
+export type SecurityRequirement = Readonly<Record<string, readonly string[]>>;
+
+/** A credential as the request presented it, handed to the application's verifier. */
+export type PresentedCredential =
+  /** `http` bearer, `oauth2` and `openIdConnect`: the token of `Authorization: Bearer`. */
+  | { kind: "bearer"; token: string }
+  /** `http` basic: the user-id and password of `Authorization: Basic` (RFC 7617, UTF-8). */
+  | { kind: "basic"; userId: string; password: string }
+  /** `apiKey`: the key's value, from its header, query parameter or cookie. */
+  | { kind: "apiKey"; key: string };
+
+/** What a verifier answers for a credential it accepts; null when it does not. */
+export interface VerifiedCredential {
+  /** Who the credential identifies: what rate limiting keys on (never the secret itself). */
+  subject: string;
+  /** The scopes (oauth2, openIdConnect) or roles (other types) the credential holds. */
+  scopes?: readonly string[] | undefined;
+  /** Whatever the application wants handed on (its key record, the token's claims). */
+  principal?: unknown;
+}
+
+/** Which scheme a verifier is asked about. */
+export interface VerifierContext {
+  /** The scheme's name in `components.securitySchemes`. */
+  scheme: string;
+  type: SchemeType;
+}
+
+/**
+ * The application's check of one scheme's credentials. A cache hit may answer synchronously; a
+ * thrown error or rejected promise means the credential could not be checked (a store outage).
+ */
+export type CredentialVerifier = (
+  credential: PresentedCredential,
+  context: VerifierContext,
+) => VerifiedCredential | null | Promise<VerifiedCredential | null>;
+
+/** The type of a security scheme this module checks. */
+export type SchemeType = "http-bearer" | "http-basic" | "apiKey" | "oauth2" | "openIdConnect";
+
+/** A credential that satisfied its part of a requirement. */
+export type IdentifiedCredential = VerifiedCredential & {
+  scheme: string;
+  scopes: readonly string[];
+} & (
+    | { type: "http-bearer" | "oauth2" | "openIdConnect" }
+    | { type: "http-basic"; userId: string }
+    | { type: "apiKey"; in: "header" | "query" | "cookie"; name: string }
+  );
+
+/** Why a request's credentials were refused. */
+export type SecurityFailure = "missing" | "invalid" | "insufficient_scope" | "unverified";
+
+/** What a check answers: never thrown, so rate limiting can key on it first. */
+export type SecurityOutcome =
+  | {
+      ok: true;
+      /** The index of the satisfied requirement; -1 when the operation has none. */
+      requirement: number;
+      /** The credentials of the satisfied requirement, in its order; empty when anonymous. */
+      credentials: readonly IdentifiedCredential[];
+      /** The first credential's subject; undefined when anonymous (key on the address). */
+      subject: string | undefined;
+      /** When let through anonymously by `{}`: how the credential it carried failed. */
+      attempted: SecurityFailure | undefined;
+    }
+  | {
+      ok: false;
+      failure: SecurityFailure;
+      /** 401, or 403 for `insufficient_scope`. */
+      status: 401 | 403;
+      /** The WWW-Authenticate challenges, one per scheme the operation accepts. */
+      challenges: readonly string[];
+      /** What to tell the client (no secret in it). */
+      detail: string;
+      /** A subject the request proved though it was refused (insufficient scope): for rate limits. */
+      subject: string | undefined;
+      /** For `unverified`: the verifier's error. */
+      error?: unknown;
+    };
+
+/**
+ * What a check reads of a request. `headers` by lower-case name, an array when a header came more
+ * than once (Node's `req.headersDistinct`, or the one header walk); `query` as parsed once.
+ */
+export interface CredentialRequest {
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  query?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** One operation's compiled check. */
+export interface SecurityCheck {
+  /** Whether a request may pass without any credential (no requirement, or `{}` among them). */
+  readonly anonymousAllowed: boolean;
+  (request: CredentialRequest): SecurityOutcome | Promise<SecurityOutcome>;
+}
+
+/** What `compileSecurity` reads. */
+export interface SecurityInput {
+  /** `components.securitySchemes` with `$ref`s resolved. */
+  schemes: Readonly<Record<string, unknown>>;
+  /** Each operation with the requirements in force (its own, else the document's). */
+  operations: ReadonlyArray<{ operationId: string; security: readonly SecurityRequirement[] }>;
+  /** The application's verifier of each scheme, by the scheme's name. */
+  verifiers: Readonly<Record<string, CredentialVerifier>>;
+  /** The realm of the challenges of a scheme without `x-realm`. */
+  realm: string;
+}
+
+/** How one scheme is read and challenged. */
+interface CompiledScheme {
+  name: string;
+  type: SchemeType;
+  /** The credential in the request: undefined when absent, "ambiguous" when sent twice. */
+  read: (request: CredentialRequest, cache: RequestCache) => Read;
+  identified: (verified: VerifiedCredential, read: Presented) => IdentifiedCredential;
+  challenge: (error?: "invalid_token" | "insufficient_scope", scopes?: readonly string[]) => string;
+  verifier: CredentialVerifier;
+}
+
+type Presented = { credential: PresentedCredential; malformed?: false } | { malformed: true };
+type Read = Presented | undefined | "ambiguous";
+
+interface RequestCache {
+  authorization?: { scheme: string; value: string } | null | "ambiguous";
+  cookies?: Record<string, string | undefined>;
+}
+
+/** A quoted-string (RFC 9110 section 5.6.4): backslash and quote escaped. */
+function quoted(value: string): string {
+  return `"${value.replace(/[\\"]/g, "\\$&")}"`;
+}
+
+function single(value: unknown): string | undefined | "ambiguous" {
+  if (value === undefined) return undefined;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return undefined;
+    return value.length === 1 ? String(value[0]) : "ambiguous";
+  }
+  return typeof value === "string" ? value : "ambiguous";
+}
+
+// RFC 9110 section 11.4: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ].
+const AUTHORIZATION = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?: +(.*?))? *$/;
+
+function authorization(request: CredentialRequest, cache: RequestCache) {
+  if (cache.authorization !== undefined) return cache.authorization;
+  const value = single(request.headers.authorization);
+  if (value === undefined || value === "ambiguous") {
+    cache.authorization = value === undefined ? null : "ambiguous";
+    return cache.authorization;
+  }
+  const match = AUTHORIZATION.exec(value);
+  cache.authorization = match
+    ? { scheme: (match[1] as string).toLowerCase(), value: match[2] ?? "" }
+    : { scheme: "", value };
+  return cache.authorization;
+}
+
+// RFC 6750 section 2.1: b64token.
+const B64TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/;
+// RFC 7617 section 2: the base64 of user-id ":" password (RFC 4648 alphabet, padded).
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function readBearer(request: CredentialRequest, cache: RequestCache): Read {
+  const header = authorization(request, cache);
+  if (header === "ambiguous") return header;
+  if (header === null || header.scheme !== "bearer") return undefined;
+  if (!B64TOKEN.test(header.value)) return { malformed: true };
+  return { credential: { kind: "bearer", token: header.value } };
+}
+
+/**
+ * RFC 7617 parsing by hand, on purpose: `basic-auth` (the jshttp parser) decodes bytes that are
+ * not UTF-8 into U+FFFD, so two different passwords would reach the verifier as one.
+ */
+function readBasic(request: CredentialRequest, cache: RequestCache): Read {
+  const header = authorization(request, cache);
+  if (header === "ambiguous") return header;
+  if (header === null || header.scheme !== "basic") return undefined;
+  if (header.value === "" || !BASE64.test(header.value)) return { malformed: true };
+  const bytes = Buffer.from(header.value, "base64");
+  if (!isUtf8(bytes)) return { malformed: true };
+  const text = bytes.toString("utf8");
+  const colon = text.indexOf(":");
+  // A user-id cannot hold a colon; control characters are refused in both parts (section 2).
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  if (colon === -1 || /[\u0000-\u001f\u007f]/.test(text)) return { malformed: true };
+  return {
+    credential: { kind: "basic", userId: text.slice(0, colon), password: text.slice(colon + 1) },
+  };
+}
+
+function compileScheme(
+  name: string,
+  raw: unknown,
+  verifier: CredentialVerifier | undefined,
+  realm: string,
+): CompiledScheme | string {
+  if (typeof raw !== "object" || raw === null)
+    return "is not defined in components.securitySchemes";
+  const scheme = raw as JsonObject;
+  const schemeRealm = typeof scheme["x-realm"] === "string" ? scheme["x-realm"] : realm;
+  const realmParam = `realm=${quoted(schemeRealm)}`;
+  const bearerChallenge = (error?: string, scopes?: readonly string[]) =>
+    [
+      `Bearer ${realmParam}`,
+      ...(scopes && scopes.length > 0 ? [`scope=${quoted(scopes.join(" "))}`] : []),
+      ...(error ? [`error=${quoted(error)}`] : []),
+    ].join(", ");
+  let compiled: Omit<CompiledScheme, "verifier" | "name">;
+  const type = scheme.type;
+  if (type === "http" && typeof scheme.scheme === "string") {
+    // RFC 9110 section 11.1: auth-scheme names are case-insensitive.
+    const httpScheme = scheme.scheme.toLowerCase();
+    if (httpScheme === "bearer") {
+      compiled = {
+        type: "http-bearer",
+        read: readBearer,
+        identified: (verified) => ({ ...identity(name, verified), type: "http-bearer" }),
+        challenge: bearerChallenge,
+      };
+    } else if (httpScheme === "basic") {
+      compiled = {
+        type: "http-basic",
+        read: readBasic,
+        identified: (verified, read) => ({
+          ...identity(name, verified),
+          type: "http-basic",
+          userId: !read.malformed && read.credential.kind === "basic" ? read.credential.userId : "",
+        }),
+        challenge: () => `Basic ${realmParam}, charset="UTF-8"`,
+      };
+    } else {
+      return `is an HTTP "${scheme.scheme}" scheme; this engine checks only bearer and basic`;
+    }
+  } else if (type === "apiKey") {
+    const where = scheme.in;
+    const keyName = scheme.name;
+    if (typeof keyName !== "string" || keyName === "") return "is an apiKey scheme without a name";
+    if (where !== "header" && where !== "query" && where !== "cookie") {
+      return `is an apiKey scheme in "${String(where)}"; OpenAPI allows header, query or cookie`;
+    }
+    const header = keyName.toLowerCase();
+    const keyValue = (request: CredentialRequest, cache: RequestCache) => {
+      if (where === "header") return single(request.headers[header]);
+      if (where === "query") return single(request.query?.[keyName]);
+      if (cache.cookies === undefined) {
+        const cookie = single(request.headers.cookie);
+        // Node joins repeated Cookie headers with "; " (RFC 9110 section 5.3's exception).
+        const text = Array.isArray(request.headers.cookie)
+          ? request.headers.cookie.join("; ")
+          : cookie === "ambiguous" || cookie === undefined
+            ? ""
+            : cookie;
+        cache.cookies = text === "" ? {} : parseCookie(text);
+      }
+      return cache.cookies[keyName];
+    };
+    compiled = {
+      type: "apiKey",
+      read: (request, cache) => {
+        const value = keyValue(request, cache);
+        if (value === undefined || value === "") return undefined;
+        if (value === "ambiguous") return value;
+        return { credential: { kind: "apiKey", key: value } };
+      },
+      identified: (verified) => ({
+        ...identity(name, verified),
+        type: "apiKey",
+        in: where,
+        name: keyName,
+      }),
+      challenge: () => `ApiKey ${realmParam}, in=${quoted(where)}, name=${quoted(keyName)}`,
+    };
+  } else if (type === "oauth2" || type === "openIdConnect") {
+    compiled = {
+      type,
+      read: readBearer,
+      identified: (verified) => ({ ...identity(name, verified), type }),
+      challenge: bearerChallenge,
+    };
+  } else if (type === "mutualTLS") {
+    return "is a mutualTLS scheme; this engine does not terminate TLS, so it cannot see a client certificate";
+  } else {
+    return `has type "${String(type)}", which OpenAPI 3.1 does not define`;
+  }
+  if (verifier === undefined) return "has no verifier: the application must provide one";
+  return { ...compiled, name, verifier };
+}
+
+function identity(scheme: string, verified: VerifiedCredential) {
+  return {
+    scheme,
+    subject: verified.subject,
+    scopes: verified.scopes ?? [],
+    principal: verified.principal,
+  };
+}
+
+/** The per-operation checks of a contract, or an error naming each scheme it cannot check. */
+export function compileSecurity(input: SecurityInput): {
+  forOperation: (operationId: string) => SecurityCheck;
+} {
+  const compiled = new Map<string, CompiledScheme>();
+  const problems = new Map<string, { why: string; operations: string[] }>();
+  for (const op of input.operations) {
+    for (const name of new Set(op.security.flatMap((requirement) => Object.keys(requirement)))) {
+      const problem = problems.get(name);
+      if (problem) {
+        problem.operations.push(op.operationId);
+        continue;
+      }
+      if (compiled.has(name)) continue;
+      const raw = Object.hasOwn(input.schemes, name) ? input.schemes[name] : undefined;
+      const scheme = compileScheme(
+        name,
+        raw,
+        Object.hasOwn(input.verifiers, name) ? input.verifiers[name] : undefined,
+        input.realm,
+      );
+      if (typeof scheme === "string")
+        problems.set(name, { why: scheme, operations: [op.operationId] });
+      else compiled.set(name, scheme);
+    }
+  }
+  if (problems.size > 0) {
+    throw new Error(
+      [...problems]
+        .map(
+          ([name, { why, operations }]) =>
+            `security scheme "${name}" ${why} (used by ${operations.join(", ")})`,
+        )
+        .join("; "),
+    );
+  }
+  const checks = new Map<string, SecurityCheck>();
+  for (const op of input.operations) {
+    checks.set(
+      op.operationId,
+      compileCheck(
+        op.security.map((requirement) =>
+          Object.entries(requirement).map(([name, scopes]) => ({
+            scheme: compiled.get(name) as CompiledScheme,
+            scopes,
+          })),
+        ),
+      ),
+    );
+  }
+  return {
+    forOperation(operationId) {
+      const check = checks.get(operationId);
+      if (check === undefined) throw new Error(`no security was compiled for ${operationId}`);
+      return check;
+    },
+  };
+}
+
+type Part = { scheme: CompiledScheme; scopes: readonly string[] };
+
+/** A scheme's result in one request, computed at most once however many requirements name it. */
+type SchemeResult =
+  | { state: "absent" }
+  | { state: "invalid" }
+  | { state: "unverified"; error: unknown }
+  | { state: "verified"; credential: IdentifiedCredential };
+
+const OK_NONE: SecurityOutcome = Object.freeze({
+  ok: true,
+  requirement: -1,
+  credentials: Object.freeze([]) as readonly IdentifiedCredential[],
+  subject: undefined,
+  attempted: undefined,
+});
+
+function compileCheck(requirements: Part[][]): SecurityCheck {
+  const anonymousAllowed =
+    requirements.length === 0 || requirements.some((parts) => parts.length === 0);
+  const schemes = [...new Set(requirements.flat().map((part) => part.scheme))];
+  const challengeOf = (error?: "invalid_token" | "insufficient_scope", scopes?: string[]) => [
+    ...new Set(schemes.map((scheme) => scheme.challenge(error, scopes))),
+  ];
+  const missingChallenges = challengeOf();
+  const invalidChallenges = challengeOf("invalid_token");
+  const anonymousOk = (index: number, attempted: SecurityFailure | undefined): SecurityOutcome =>
+    index === -1 && attempted === undefined
+      ? OK_NONE
+      : { ok: true, requirement: index, credentials: [], subject: undefined, attempted };
+
+  if (requirements.length === 0) return Object.assign(() => OK_NONE, { anonymousAllowed });
+
+  function decide(results: Map<CompiledScheme, SchemeResult>): SecurityOutcome {
+    let lacking: { scopes: string[]; subject: string } | undefined;
+    for (let i = 0; i < requirements.length; i++) {
+      const parts = requirements[i] as Part[];
+      if (parts.length === 0) continue;
+      const credentials: IdentifiedCredential[] = [];
+      let missingScopes: string[] = [];
+      for (const { scheme, scopes } of parts) {
+        const result = results.get(scheme);
+        if (result?.state !== "verified") break;
+        credentials.push(result.credential);
+        const held = new Set(result.credential.scopes);
+        missingScopes = missingScopes.concat(scopes.filter((scope) => !held.has(scope)));
+      }
+      if (credentials.length < parts.length) continue;
+      if (missingScopes.length === 0) {
+        return {
+          ok: true,
+          requirement: i,
+          credentials,
+          subject: credentials[0]?.subject,
+          attempted: undefined,
+        };
+      }
+      lacking ??= { scopes: missingScopes, subject: credentials[0]?.subject as string };
+    }
+    const states = [...results.values()];
+    const failure: SecurityFailure = lacking
+      ? "insufficient_scope"
+      : states.some((result) => result.state === "invalid")
+        ? "invalid"
+        : states.some((result) => result.state === "unverified")
+          ? "unverified"
+          : "missing";
+    const empty = requirements.findIndex((parts) => parts.length === 0);
+    if (empty !== -1) return anonymousOk(empty, failure === "missing" ? undefined : failure);
+    switch (failure) {
+      case "invalid":
+        return refused(failure, 401, invalidChallenges, "The credentials are invalid.", undefined);
+      case "insufficient_scope":
+        return refused(
+          failure,
+          403,
+          challengeOf("insufficient_scope", lacking?.scopes),
+          `The credentials lack the scope(s) ${lacking?.scopes.join(", ")}.`,
+          lacking?.subject,
+        );
+      case "unverified": {
+        const error = states.find((result) => result.state === "unverified");
+        return {
+          ...refused(
+            failure,
+            401,
+            missingChallenges,
+            "The credentials could not be checked.",
+            undefined,
+          ),
+          error: error?.state === "unverified" ? error.error : undefined,
+        };
+      }
+      default:
+        return refused(failure, 401, missingChallenges, "Missing credentials.", undefined);
+    }
+  }
+
+  function check(request: CredentialRequest): SecurityOutcome | Promise<SecurityOutcome> {
+    const cache: RequestCache = {};
+    const results = new Map<CompiledScheme, SchemeResult>();
+    const pending: Promise<void>[] = [];
+    // Only schemes whose credential is present are verified; a requirement whose credentials
+    // are not all present cannot be satisfied, so its present ones are still verified (to tell
+    // "invalid" from "missing"), each scheme once.
+    for (const scheme of schemes) {
+      const read = scheme.read(request, cache);
+      if (read === undefined) {
+        results.set(scheme, { state: "absent" });
+        continue;
+      }
+      if (read === "ambiguous" || read.malformed) {
+        results.set(scheme, { state: "invalid" });
+        continue;
+      }
+      const settle = (verified: VerifiedCredential | null) => {
+        results.set(
+          scheme,
+          verified === null
+            ? { state: "invalid" }
+            : { state: "verified", credential: scheme.identified(verified, read) },
+        );
+      };
+      const unverified = (error: unknown) => {
+        results.set(scheme, { state: "unverified", error });
+      };
+      try {
+        const answer = scheme.verifier(read.credential, { scheme: scheme.name, type: scheme.type });
+        if (answer instanceof Promise) pending.push(answer.then(settle, unverified));
+        else settle(answer);
+      } catch (error) {
+        unverified(error);
+      }
+    }
+    if (pending.length === 0) return decide(results);
+    return Promise.all(pending).then(() => decide(results));
+  }
+  return Object.assign(check, { anonymousAllowed });
+}
+
+function refused(
+  failure: SecurityFailure,
+  status: 401 | 403,
+  challenges: readonly string[],
+  detail: string,
+  subject: string | undefined,
+): Extract<SecurityOutcome, { ok: false }> {
+  return { ok: false, failure, status, challenges, detail, subject };
+}
