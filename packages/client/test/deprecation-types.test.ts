@@ -163,7 +163,8 @@ describe("deprecation in the editor (TypeScript language service)", () => {
     const edited = structuredClone(spec) as OpenApiDocument;
     const target = (edited.paths as Record<string, Record<string, Record<string, unknown>>>)[
       fresh.path
-    ][fresh.method.toLowerCase()];
+    ]?.[fresh.method.toLowerCase()];
+    if (!target) throw new Error(`${fresh.operationId} is not in the copy of the spec`);
     Object.assign(target, {
       deprecated: true,
       "x-deprecated-since": day(since),
