@@ -162,12 +162,33 @@ apps/web/README.md.`,
     program: { cwd: "apps/web", file: "scripts/web.mjs" },
     longRunning: true,
   },
+  "client:pack": {
+    usage: `Usage: pnpm client:pack [--out DIR] [--stage-only]
+
+Builds the client, then writes it as ONE tarball (the contract's types and openapi-fetch inside,
+no dependencies) into DIR (default: the directory you ran pnpm from) and prints its path:
+npm install ./animal-store-client-<version>.tgz. --stage-only writes packages/client/.pack/ (what
+pnpm publish publishes) and no tarball. See packages/client/README.md, "Packaging".`,
+    options: {
+      out: { type: "string" },
+      "stage-only": { type: "boolean" },
+    },
+    build: {
+      what: "the client",
+      turbo: ["run", "build", "--filter=@animal-store/client..."],
+    },
+    program: { cwd: "packages/client", file: "scripts/pack.mjs" },
+  },
   dev: {
     usage: `Usage: pnpm dev [--no-server] [--no-mock] [--no-docs]
 
 Builds what the loop needs, then watches openapi/: on every save lints, bundles, regenerates,
 restarts the server and the mock and rebuilds the docs, until SIGINT, SIGTERM or SIGHUP. See
-packages/dev-loop/README.md.`,
+packages/dev-loop/README.md.
+
+The mock reads the variables of pnpm mock: MOCK_STATEFUL=1 pnpm dev runs the stateful mock (the
+server's answers over data in memory) instead of Prism; MOCK_PLAN, MOCK_SEED and the others in
+apps/mock/README.md apply too. The server reads PORT and its other variables.`,
     options: {
       "no-server": { type: "boolean" },
       "no-mock": { type: "boolean" },
@@ -257,10 +278,12 @@ Changesets' own CLI (options: --empty, --open, --since <ref>, --verbose, --outpu
     tool: { bin: "changeset", args: [] },
   },
   "api-version": {
-    usage: `Usage: pnpm api-version <major|minor|patch> [--message TEXT]
+    usage: `Usage: pnpm api-version [major|minor|patch] [--message TEXT]
 
-Bumps the contract's version for the next release of the API types and the client, then lints,
-bundles and regenerates. See README.md, "Changing the API".`,
+Without a bump: shows the pending API changelog entry (per operation, what the bundled contract
+changes against the newest released one; the release writes it into api-types' CHANGELOG.md).
+With one: bumps the contract's version for the next release of the API types and the client,
+then lints, bundles and regenerates. See README.md, "Changing the API".`,
     options: {
       message: { type: "string", short: "m" },
       root: { type: "string" },
@@ -268,8 +291,10 @@ bundles and regenerates. See README.md, "Changing the API".`,
     },
     positionals: true,
     parse: async (args) => {
+      // No bump shows the pending changelog entry; otherwise exactly one kind.
+      if (args.length === 0) return undefined;
       const kinds = args.filter((arg) => ["major", "minor", "patch"].includes(arg));
-      return kinds.length === 1 ? undefined : "expects one of major, minor, patch";
+      return kinds.length === 1 ? undefined : "expects one of major, minor, patch, or nothing";
     },
     build: {
       what: "the contract tools",
@@ -300,7 +325,8 @@ the contract. See packages/api-types/README.md, "Releasing".`,
   release: {
     usage: `Usage: pnpm release
 
-The release workflow's step: builds the API types and the client, then changeset publish.`,
+The release workflow's step: builds the API types and the client, stages the client's one-tarball
+form (packages/client/.pack/, its publishConfig.directory), then changeset publish.`,
     steps: [
       [
         "turbo",
@@ -310,6 +336,7 @@ The release workflow's step: builds the API types and the client, then changeset
         "--filter=./packages/client",
         errorsOnly,
       ],
+      ["pnpm", "--filter", "@animal-store/client", "run", "--silent", "tarball", "--stage-only"],
       ["changeset", "publish"],
     ],
   },

@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 /**
+ * `pnpm api-version` alone shows the pending API changelog entry: what the current bundle changes
+ * against the newest released contract, per operation (api-changelog.ts), as the release will
+ * write it into @animal-store/api-types' CHANGELOG.md.
+ *
  * `pnpm api-version <major|minor|patch> [--message TEXT]`: bumps the contract's version for the
  * next release of @animal-store/api-types and @animal-store/client (see api-version.ts), then
  * lints, bundles and regenerates (`pnpm generate`). `--root DIR` works on another checkout and
@@ -12,7 +16,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { basePathOf, type OpenApiDocument, readSpec } from "@animal-store/openapi";
 import { parse } from "yaml";
+import { changelogEntry } from "./api-changelog.js";
 import { contractChangeset, versionPlan, withInfoVersion } from "./api-version.js";
+import { checkBreakingChanges } from "./breaking-change-gate.js";
 import { BUMP_KINDS, type BumpKind, latestReleasedContract } from "./contract-version.js";
 
 function fail(message: string): never {
@@ -26,13 +32,33 @@ const { values, positionals } = parseArgs({
     message: { type: "string", short: "m", default: "" },
     root: { type: "string" },
     "no-generate": { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+const USAGE = "usage: pnpm api-version [major|minor|patch] [--message TEXT]";
+if (values.help) {
+  console.log(
+    `${USAGE}\n\nWithout a bump: shows the pending API changelog entry (the bundled contract against the newest released one).\nWith one: sets info.version, writes .changeset/contract-version.md and runs pnpm generate.`,
+  );
+  process.exit(0);
+}
+const rootDir = values.root ?? fileURLToPath(new URL("../../..", import.meta.url));
+if (positionals.length === 0) {
+  const latest = latestReleasedContract(join(rootDir, "openapi", "released"));
+  const bundled = join(rootDir, "openapi", "dist", "openapi.json");
+  if (!existsSync(bundled)) fail(`${bundled} is missing: run pnpm bundle first.`);
+  const verdict = await checkBreakingChanges(latest.path, bundled);
+  console.log(
+    `Pending API changelog entry (not released yet; the release writes it into packages/api-types/CHANGELOG.md):\n`,
+  );
+  console.log(changelogEntry(latest.path, bundled, verdict));
+  process.exit(0);
+}
 const kind = positionals[0] as BumpKind;
 if (positionals.length !== 1 || !BUMP_KINDS.includes(kind)) {
-  fail("usage: pnpm api-version <major|minor|patch> [--message TEXT]");
+  fail(USAGE);
 }
-const root = values.root ?? fileURLToPath(new URL("../../..", import.meta.url));
+const root = rootDir;
 const specPath = join(root, "openapi", "openapi.yaml");
 const source = readFileSync(specPath, "utf8");
 const spec = parse(source) as OpenApiDocument;

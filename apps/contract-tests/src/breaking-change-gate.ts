@@ -31,19 +31,32 @@ export interface BreakingChangeVerdict {
   majorBump: boolean;
   breakingChanges: BreakingChange[];
   counts: { major: number; minor: number; patch: number };
+  /** Every change `redocly diff` found, as the gate rated it (the API changelog reads them). */
+  changes: DiffChange[];
   /** Human-readable explanation, printed by the CLI and by failing tests. */
   report: string;
 }
 
-interface DiffVerdict {
+export interface DiffVerdict {
   ruleId: string;
   impact: string;
   message: string;
   location?: { pointer?: string };
 }
+/** One change of `redocly diff`'s JSON report: where (a pointer into the paths), what, how rated. */
+export interface DiffChange {
+  path: string;
+  impact: string;
+  kind?: "added" | "removed" | "modified" | string;
+  typeName?: string;
+  property?: string;
+  verdicts?: DiffVerdict[];
+  base?: { pointer?: string; value?: unknown };
+  revision?: { pointer?: string; value?: unknown };
+}
 interface DiffReport {
   summary: { major: number; minor: number; patch: number };
-  changes: { path: string; impact: string; verdicts?: DiffVerdict[] }[];
+  changes: DiffChange[];
 }
 
 /**
@@ -107,6 +120,7 @@ export async function checkBreakingChanges(
     majorBump,
     breakingChanges,
     counts: diff.summary,
+    changes: diff.changes,
     report: lines.join("\n"),
   };
 }

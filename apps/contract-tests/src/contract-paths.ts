@@ -21,3 +21,8 @@ export function arazzoDir(): string {
 export function acceptedChangesPath(): string {
   return join(dirname(bundledContractPath()), "..", "accepted-changes.yaml");
 }
+
+/** The CHANGELOG.md of @animal-store/api-types, where each release's API entry goes. */
+export function apiTypesChangelogPath(): string {
+  return join(dirname(bundledContractPath()), "..", "..", "packages", "api-types", "CHANGELOG.md");
+}

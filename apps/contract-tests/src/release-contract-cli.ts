@@ -5,13 +5,20 @@
  * than every released one and only when the breaking-change gate passes against the newest.
  * `--if-unreleased` (the "Version packages" step of a release) records only a version newer than
  * every released one and otherwise does nothing. `--contract FILE` and `--released-dir DIR`
- * override the defaults (used by the tests).
+ * override the defaults (used by the tests). A recorded version's API changelog entry (see
+ * api-changelog.ts) goes into @animal-store/api-types' CHANGELOG.md under its version, or into
+ * `--changelog FILE` (with `--released-dir`, only there).
  */
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { changelogEntry, writeChangelogEntry } from "./api-changelog.js";
 import { checkBreakingChanges } from "./breaking-change-gate.js";
-import { bundledContractPath, releasedContractsDir } from "./contract-paths.js";
+import {
+  apiTypesChangelogPath,
+  bundledContractPath,
+  releasedContractsDir,
+} from "./contract-paths.js";
 import {
   compareContractVersions,
   latestReleasedContract,
@@ -29,6 +36,7 @@ const { values } = parseArgs({
   options: {
     contract: { type: "string" },
     "released-dir": { type: "string" },
+    changelog: { type: "string" },
     "if-unreleased": { type: "boolean", default: false },
   },
 });
@@ -62,3 +70,14 @@ console.log(verdict.report);
 if (!verdict.passed) fail("the breaking-change gate fails; not released.");
 copyFileSync(current, target);
 console.log(`released ${version} as ${target}; commit it.`);
+const changelog =
+  values.changelog ?? (values["released-dir"] ? undefined : apiTypesChangelogPath());
+if (changelog) {
+  writeChangelogEntry(
+    changelog,
+    "@animal-store/api-types",
+    version,
+    changelogEntry(latest.path, current, verdict),
+  );
+  console.log(`wrote the API changelog entry of ${version} into ${changelog}; commit it.`);
+}

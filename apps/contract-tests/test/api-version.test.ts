@@ -131,3 +131,24 @@ describe("pnpm api-version", () => {
     expect(older.output).toContain(`older than the published @animal-store/api-types ${ahead}`);
   });
 });
+
+describe("pnpm api-version with no bump", () => {
+  it("shows the pending API changelog entry of the bundle against the newest released contract", async () => {
+    const repoCopy = checkout("pending-entry", current);
+    const bundled = join(repoCopy.root, "openapi/dist/openapi.json");
+    const spec = JSON.parse(readFileSync(bundledContractPath(), "utf8"));
+    spec.paths["/__changelog-fixture"] = {
+      get: { operationId: "changelogFixture", responses: { "204": { description: "None." } } },
+    };
+    mkdirSync(join(repoCopy.root, "openapi/dist"), { recursive: true });
+    writeFileSync(bundled, JSON.stringify(spec));
+    const run = await repoCopy.run();
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain("Pending API changelog entry");
+    expect(run.output).toContain(
+      "- **added** `changelogFixture` (`GET /__changelog-fixture`), not breaking",
+    );
+    expect(repoCopy.spec()).toBe(readFileSync(join(repo, "openapi/openapi.yaml"), "utf8"));
+    expect(existsSync(join(repoCopy.root, ".changeset/contract-version.md"))).toBe(false);
+  }, 60_000);
+});

@@ -47,11 +47,17 @@ describe("release-contract", () => {
       s.info.version = "1.1.0";
       s.components.schemas.Pet.properties.nickname = { type: "string" };
     });
-    const run = await release(contract, released);
+    const changelog = join(released, "CHANGELOG.md");
+    const run = await release(contract, released, "--changelog", changelog);
     expect(run.code, run.output).toBe(0);
     expect(readFileSync(join(released, "openapi-1.1.0.json"), "utf8")).toBe(
       readFileSync(contract, "utf8"),
     );
+    // The release writes its API changelog entry under its version.
+    const text = readFileSync(changelog, "utf8");
+    expect(text).toContain("## 1.1.0");
+    expect(text).toContain("### API 1.1.0 (compared with the released 1.0.0)");
+    expect(text).toMatch(/- \*\*changed\*\* `\w+` \(`GET [^`]+`\), not breaking/);
     const again = await release(contract, released);
     expect(again.code).toBe(0);
     expect(again.output).toContain("already released");

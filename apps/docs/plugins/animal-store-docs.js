@@ -3,6 +3,7 @@
 // with apps/docs/redocly.yaml (never for openapi/'s bundle, which the server serves and the types
 // are generated from): it writes each operation's `x-codeSamples` (curl and @animal-store/client)
 // and appends its rate-limit policy and, if deprecated, its deprecation timeline.
+import { changelogSection } from "./api-changelog.js";
 import { clientSample, curlSample } from "./code-samples.js";
 import { deprecationNote, rateLimitNote } from "./operation-notes.js";
 
@@ -13,6 +14,15 @@ export const SAMPLE_LABELS = { curl: "curl", client: "@animal-store/client" };
 
 /** Decorates every operation of the document in place. */
 export function decorate(/** @type {Record<string, any>} */ root) {
+  // Redoc shows a server's description as plain text: Markdown's backticks would show literally.
+  for (const server of root.servers ?? []) {
+    if (typeof server.description === "string") {
+      server.description = server.description.replace(/`([^`]*)`/g, "$1");
+    }
+  }
+  if (root.info) {
+    root.info.description = `${String(root.info.description ?? "").trimEnd()}\n\n${changelogSection()}`;
+  }
   const policy = rateLimitNote(root);
   for (const [template, item] of Object.entries(root.paths ?? {})) {
     for (const method of METHODS) {

@@ -162,6 +162,12 @@ describe("keys CLI", { timeout: 20_000 }, () => {
     },
   );
 
+  it("writes the article its help's plan names need ('an enterprise key', 'a pro key')", async () => {
+    const result = await keys(["--help"], env);
+    expect(result.stdout.match(/\ba [aeiou]\w* key\b/gi) ?? []).toEqual([]);
+    expect(result.stdout.match(/\ban [^aeiou\s]\w* key\b/gi) ?? []).toEqual([]);
+  });
+
   it("names the database it acts on, on stderr, before acting", async () => {
     const listed = await keys(["list"], env);
     expect(listed.code).toBe(0);

@@ -3,6 +3,11 @@ import type { Client, FetchResponse, MaybeOptionalInit } from "openapi-fetch";
 import type { HttpMethod, PathsWithMethod, RequiredKeysOf } from "openapi-typescript-helpers";
 import type { SuccessData } from "./api-error.js";
 import type { CallOptions } from "./call-options.js";
+import type {
+  DeprecatedCalls,
+  DeprecatedPages,
+  DeprecatedRequests,
+} from "./generated/operations.js";
 import type { Page } from "./pages.js";
 import type { RateLimitInfo } from "./rate-limit.js";
 import type { ResponseMeta } from "./response-meta.js";
@@ -10,7 +15,7 @@ import type { ResponseMeta } from "./response-meta.js";
 type Media = "application/json";
 
 /** openapi-fetch's init, plus the typed call options (`timeoutMs`, `deadlineMs`, `onRetry`). */
-type InitParam<Init> =
+export type InitParam<Init> =
   RequiredKeysOf<Init> extends never
     ? [(Init & CallOptions & { [key: string]: unknown })?]
     : [Init & CallOptions & { [key: string]: unknown }];
@@ -55,19 +60,27 @@ export type ClientPages = <
   ...init: InitParam<Init>
 ) => AsyncGenerator<Page<SuccessData<CallResult<paths[Path]["get"], Init>>>, void, undefined>;
 
+/**
+ * One method of the client: the deprecated operations' own signatures (generated, each marked
+ * `@deprecated` with its sunset and successor) in front of the generic one, so TypeScript flags
+ * a call of a deprecated operation and editors strike it through.
+ */
+export type ClientMethodWithDeprecations<Method extends HttpMethod> =
+  (Method extends keyof DeprecatedCalls ? DeprecatedCalls[Method] : unknown) & ClientMethod<Method>;
+
 /** The openapi-fetch client typed by the spec, with call options, `meta` and the latest limits. */
 export type AnimalStoreClient = Pick<Client<paths, Media>, "use" | "eject"> & {
-  GET: ClientMethod<"get">;
-  PUT: ClientMethod<"put">;
-  POST: ClientMethod<"post">;
-  DELETE: ClientMethod<"delete">;
-  OPTIONS: ClientMethod<"options">;
-  HEAD: ClientMethod<"head">;
-  PATCH: ClientMethod<"patch">;
-  TRACE: ClientMethod<"trace">;
-  request: ClientRequestMethod;
+  GET: ClientMethodWithDeprecations<"get">;
+  PUT: ClientMethodWithDeprecations<"put">;
+  POST: ClientMethodWithDeprecations<"post">;
+  DELETE: ClientMethodWithDeprecations<"delete">;
+  OPTIONS: ClientMethodWithDeprecations<"options">;
+  HEAD: ClientMethodWithDeprecations<"head">;
+  PATCH: ClientMethodWithDeprecations<"patch">;
+  TRACE: ClientMethodWithDeprecations<"trace">;
+  request: DeprecatedRequests & ClientRequestMethod;
   /** Every page of a list, following `next` links (pacing, timeouts and retries per page). */
-  pages: ClientPages;
+  pages: DeprecatedPages & ClientPages;
   /** `X-RateLimit-*` of the latest response that carried them; undefined before the first. */
   readonly rateLimit: RateLimitInfo | undefined;
 };

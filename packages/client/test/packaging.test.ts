@@ -1,154 +1,170 @@
-// The published form: `pnpm pack` of the client (and of @animal-store/api-types, whose types its
-// declarations import) installs into a scratch project with plain `npm install`, typechecks there,
-// runs against a local HTTP server, and passes publint. Needs `pnpm build` first (turbo does it).
+// The published form, as a user gets it: `pnpm client:pack` (scripts/pack.mjs) writes ONE tarball;
+// plain `npm install --offline` of it into an empty folder gives a typed client (the contract's
+// types inlined, openapi-fetch bundled: no second package, no registry); a script type-checks
+// there with `tsc --strict` under moduleResolution node16, nodenext and bundler (the workspace's
+// TypeScript, by path), and, compiled, runs against the real server. Needs `pnpm build` first
+// (turbo does it).
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
+import { animalStore, type Store } from "@animal-store/server";
 import { publint } from "publint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ScriptedServer, startScriptedServer } from "./scripted-server.js";
+// @ts-expect-error: a plain .mjs script, without declarations
+import { packClient } from "../scripts/pack.mjs";
 
 const run = promisify(execFile);
 const clientDir = fileURLToPath(new URL("..", import.meta.url));
-const typesDir = fileURLToPath(new URL("../../api-types", import.meta.url));
 const tsc = join(clientDir, "node_modules/typescript/bin/tsc");
 const scratch = mkdtempSync(join(tmpdir(), "animal-store-client-pack-"));
-let server: ScriptedServer;
+const installed = join(scratch, "node_modules/@animal-store/client");
+let tarball = "";
+let server: ScratchServer<Store>;
 
-/** Packs a workspace package into the scratch directory and returns the tarball's path. */
-async function pack(dir: string): Promise<string> {
-  const { stdout } = await run("pnpm", ["pack", "--pack-destination", scratch], { cwd: dir });
-  const tarball = stdout.trim().split("\n").pop() ?? "";
-  expect(tarball).toMatch(/\.tgz$/);
-  return tarball;
-}
+const USAGE_TS = `import { createAnimalStoreClient, unwrap, type RateLimitInfo } from "@animal-store/client";
+declare const process: { argv: string[]; stdout: { write(text: string): void } };
 
-const USAGE_TS = `import { createAnimalStoreClient, unwrap, type Pet, type RateLimitInfo } from "@animal-store/client";
-const client = createAnimalStoreClient({ baseUrl: "http://127.0.0.1:8080/api", apiKey: "k" });
-export async function firstAvailable(): Promise<Pet | undefined> {
-  const pets: Pet[] = unwrap(await client.GET("/pets", { params: { query: { status: "available" } } }));
-  const limits: RateLimitInfo | undefined = client.rateLimit;
-  // @ts-expect-error: "lost" is not a PetStatus, so the installed types are real, not any
+const client = createAnimalStoreClient({ baseUrl: process.argv[2] ?? "", apiKey: process.argv[3] ?? "" });
+const page = unwrap(await client.GET("/pets", { params: { query: { limit: 1 } } }));
+const names: string[] = page.map((item) => item.name);
+const limits: RateLimitInfo | undefined = client.rateLimit;
+if (process.argv[4] === "never") {
+  // @ts-expect-error: "lost" is not a status the contract declares, so the installed types are real
   await client.GET("/pets", { params: { query: { status: "lost" } } });
-  return limits ? pets[0] : undefined;
 }
+process.stdout.write(JSON.stringify({ names, remaining: limits?.remaining }));
 `;
-const USAGE_MJS = `import { createAnimalStoreClient, unwrap } from "@animal-store/client";
-const client = createAnimalStoreClient({ baseUrl: process.argv[2], apiKey: "packed-key" });
-const pets = unwrap(await client.GET("/pets", { params: { query: { limit: 1 } } }));
-console.log(JSON.stringify({ pets, rateLimit: client.rateLimit }));
-`;
-const TSCONFIG = {
+
+/** A strict tsconfig for one moduleResolution (`module` as TypeScript requires beside it). */
+const tsconfig = (resolution: "node16" | "nodenext" | "bundler", emit = false) => ({
   compilerOptions: {
     target: "ES2022",
-    module: "NodeNext",
-    moduleResolution: "NodeNext",
+    module: resolution === "bundler" ? "ESNext" : resolution,
+    moduleResolution: resolution,
     lib: ["ES2023", "DOM"],
     strict: true,
-    noEmit: true,
     skipLibCheck: false,
     types: [],
+    ...(emit ? { outDir: "out" } : { noEmit: true }),
   },
-  include: ["usage.ts"],
-};
+  files: ["usage.ts"],
+});
 
 beforeAll(async () => {
   expect(existsSync(join(clientDir, "dist/index.js")), "run `pnpm build` first").toBe(true);
-  server = await startScriptedServer();
-  const clientTarball = await pack(clientDir);
-  const typesTarball = await pack(typesDir);
+  server = await startScratchServer(animalStore, { name: "client-pack", key: { plan: "pro" } });
+  tarball = packClient(scratch);
   writeFileSync(
     join(scratch, "package.json"),
     '{ "name": "scratch", "private": true, "type": "module" }',
   );
   writeFileSync(join(scratch, "usage.ts"), USAGE_TS);
-  writeFileSync(join(scratch, "usage.mjs"), USAGE_MJS);
-  writeFileSync(join(scratch, "tsconfig.json"), JSON.stringify(TSCONFIG));
+  for (const resolution of ["node16", "nodenext", "bundler"] as const) {
+    writeFileSync(
+      join(scratch, `tsconfig.${resolution}.json`),
+      JSON.stringify(tsconfig(resolution)),
+    );
+  }
+  writeFileSync(join(scratch, "tsconfig.emit.json"), JSON.stringify(tsconfig("nodenext", true)));
+  // The README's install example, as written (it reads process.env: the workspace's @types/node).
+  const readme = readFileSync(join(clientDir, "README.md"), "utf8");
+  const example = /## Install[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  writeFileSync(join(scratch, "readme.ts"), example);
+  const readmeConfig = tsconfig("nodenext");
+  writeFileSync(
+    join(scratch, "tsconfig.readme.json"),
+    JSON.stringify({
+      compilerOptions: {
+        ...readmeConfig.compilerOptions,
+        types: ["node"],
+        typeRoots: [join(clientDir, "node_modules/@types")],
+      },
+      files: ["readme.ts"],
+    }),
+  );
+  // --offline: everything the client needs is in its one tarball.
   await run(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--ignore-scripts", clientTarball, typesTarball],
+    ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", tarball],
     { cwd: scratch },
   );
-}, 90_000);
+}, 120_000);
 
 afterAll(async () => {
   await server?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 
-describe("the packed client", () => {
-  it("declares a plain version of api-types, not a workspace link", () => {
-    const installed = JSON.parse(
-      readFileSync(join(scratch, "node_modules/@animal-store/client/package.json"), "utf8"),
-    );
-    expect(installed.dependencies["@animal-store/api-types"]).toMatch(/^\d+\.\d+\.\d+$/);
-    expect(installed.sideEffects).toBe(false);
-    expect(existsSync(join(scratch, "node_modules/@animal-store/client/dist/index.d.ts"))).toBe(
-      true,
-    );
-    expect(existsSync(join(scratch, "node_modules/@animal-store/client/test"))).toBe(false);
+describe("the packed client, one tarball", () => {
+  it("is one tarball that depends on no other @animal-store package", () => {
+    expect(tarball).toMatch(/animal-store-client-\d+\.\d+\.\d+\.tgz$/);
+    const pkg = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
+    // Everything it imports is vendored: nothing left for npm to fetch.
+    expect({ ...pkg.dependencies, ...pkg.peerDependencies }).toEqual({});
+    expect(pkg.type).toBe("module");
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.publishConfig).toMatchObject({ access: "public", provenance: true });
+    expect(existsSync(join(installed, "dist/index.d.ts"))).toBe(true);
+    expect(existsSync(join(installed, "test"))).toBe(false);
+    expect(existsSync(join(scratch, "node_modules/@animal-store/api-types"))).toBe(false);
   });
 
-  it("typechecks a usage file in the scratch project", async () => {
-    const result = await run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: scratch }).then(
+  for (const resolution of ["node16", "nodenext", "bundler"] as const) {
+    it(`type-checks a script with tsc --strict under moduleResolution ${resolution}`, async () => {
+      const result = await run(process.execPath, [tsc, "-p", `tsconfig.${resolution}.json`], {
+        cwd: scratch,
+      }).then(
+        () => "ok",
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
+      expect(result).toBe("ok");
+    }, 60_000);
+  }
+
+  it("type-checks the README's install example (tsc --strict, nodenext)", async () => {
+    expect(readFileSync(join(scratch, "readme.ts"), "utf8")).toContain("createAnimalStoreClient");
+    const result = await run(process.execPath, [tsc, "-p", "tsconfig.readme.json"], {
+      cwd: scratch,
+    }).then(
       () => "ok",
       (error: { stdout?: string }) => error.stdout ?? String(error),
     );
     expect(result).toBe("ok");
-  }, 30_000);
+  }, 60_000);
 
-  it("runs in Node against a real HTTP server", async () => {
-    server.script({
-      status: 200,
-      headers: {
-        "x-ratelimit-limit": "60",
-        "x-ratelimit-remaining": "7",
-        "x-ratelimit-reset": "60",
-      },
-      body: [{ id: 1, name: "Rex", categoryId: 1 }],
-    });
-    const { stdout } = await run(process.execPath, ["usage.mjs", `${server.url}/api`], {
-      cwd: scratch,
-    });
-    expect(JSON.parse(stdout)).toEqual({
-      pets: [{ id: 1, name: "Rex", categoryId: 1 }],
-      rateLimit: { limit: 60, remaining: 7, resetAt: "1970-01-01T00:01:00.000Z" },
-    });
-    expect(server.requests[0]).toMatchObject({
-      path: "/api/pets?limit=1",
-      authorization: "Bearer packed-key",
-    });
-  }, 30_000);
+  it("runs, compiled, against the real server", async () => {
+    await run(process.execPath, [tsc, "-p", "tsconfig.emit.json"], { cwd: scratch });
+    const { stdout } = await run(
+      process.execPath,
+      ["out/usage.js", server.apiUrl, server.key, "never"],
+      { cwd: scratch },
+    );
+    const result = JSON.parse(stdout);
+    expect(Array.isArray(result.names)).toBe(true);
+    expect(result.remaining).toEqual(expect.any(Number));
+  }, 60_000);
 
-  it("publishes (pnpm publish --dry-run) the built code, declarations and README, no tests", async () => {
-    for (const [dir, name] of [
-      [clientDir, "@animal-store/client"],
-      [typesDir, "@animal-store/api-types"],
-    ] as const) {
-      const { stdout } = await run("pnpm", ["publish", "--dry-run", "--no-git-checks", "--json"], {
-        cwd: dir,
-      });
-      const version = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).version;
-      const report = JSON.parse(stdout)[name];
-      expect(report.id).toBe(`${name}@${version}`);
-      const files: string[] = report.files.map((f: { path: string }) => f.path);
-      expect(files).toEqual(
-        expect.arrayContaining(["package.json", "dist/index.js", "dist/index.d.ts"]),
-      );
-      expect(files.filter((f) => /(^|\/)test\/|\.test\.|node_modules/.test(f))).toEqual([]);
-      if (name === "@animal-store/client") expect(files).toContain("README.md");
-    }
+  it("publishes (pnpm publish --dry-run) the staged files: built code, declarations, README, no tests", async () => {
+    const { stdout } = await run("pnpm", ["publish", "--dry-run", "--no-git-checks", "--json"], {
+      cwd: clientDir,
+    });
+    const version = JSON.parse(readFileSync(join(clientDir, "package.json"), "utf8")).version;
+    const report = JSON.parse(stdout)["@animal-store/client"] ?? JSON.parse(stdout);
+    expect(report.id).toBe(`@animal-store/client@${version}`);
+    const files: string[] = report.files.map((f: { path: string }) => f.path);
+    expect(files).toEqual(
+      expect.arrayContaining(["package.json", "README.md", "dist/index.js", "dist/index.d.ts"]),
+    );
+    expect(files).toEqual(expect.arrayContaining(["dist/vendor/openapi-fetch/LICENSE"]));
+    expect(files.filter((f) => /(^|\/)test\/|\.test\./.test(f))).toEqual([]);
   }, 60_000);
 
   it("passes publint (strict) on what was installed from the tarball", async () => {
-    const { messages } = await publint({
-      pkgDir: join(scratch, "node_modules/@animal-store/client"),
-      strict: true,
-      pack: false,
-    });
+    const { messages } = await publint({ pkgDir: installed, strict: true, pack: false });
     // One suggestion is expected: publint would have the browser swap as a `browser` condition
     // in `exports` or `imports`. The `browser` field swaps one internal module (the plain call
     // path) in browser builds; a condition could do that only through a `#` import, which this

@@ -3,8 +3,9 @@
 // the contract's own version (`info.version`), and the client's major is the contract's major (a
 // client N.x speaks contract N.x, at the base path that contract declares; a breaking contract
 // change is a new major of both). `pnpm api-version` writes the changeset that keeps this true.
-// The client depends on the api-types of its own release. See packages/api-types/README.md, "Releasing".
-import { readFileSync } from "node:fs";
+// The client is built on the api-types of its own release (its types are vendored into the
+// client's tarball: scripts/pack.mjs). See packages/api-types/README.md, "Releasing".
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import getReleasePlan from "@changesets/get-release-plan";
 import { describe, expect, it } from "vitest";
@@ -32,7 +33,7 @@ describe("versions follow the contract, at the next release", () => {
     expect(Number.isInteger(major(contract))).toBe(true);
   });
 
-  it("the client takes api-types from the same workspace (published as that exact version)", () => {
+  it("the client takes api-types from the same workspace (vendored into its tarball)", () => {
     expect(client.dependencies["@animal-store/api-types"]).toBe("workspace:*");
   });
 
@@ -42,5 +43,32 @@ describe("versions follow the contract, at the next release", () => {
       expect(pkg.publishConfig).toMatchObject({ access: "public" });
       expect(pkg.repository.url).toMatch(/^git\+https:\/\/github\.com\//);
     }
+  });
+});
+
+describe("the release notes for people", () => {
+  it(".changeset/README.md links only to files and sections that exist", () => {
+    const changesetReadme = new URL("../../../.changeset/README.md", import.meta.url);
+    const text = readFileSync(changesetReadme, "utf8");
+    const links = [...text.matchAll(/\]\(([^)#]+)(?:#([^)]+))?\)/g)];
+    expect(links.length).toBeGreaterThan(0);
+    for (const [, file = "", anchor] of links) {
+      const target = new URL(file, changesetReadme);
+      expect(existsSync(target), file).toBe(true);
+      if (!anchor) continue;
+      const slugs = readFileSync(target, "utf8")
+        .split("\n")
+        .filter((line) => /^#+ /.test(line))
+        .map((line) =>
+          line
+            .replace(/^#+ /, "")
+            .toLowerCase()
+            .replace(/[^a-z0-9 -]/g, "")
+            .replace(/ /g, "-"),
+        );
+      expect(slugs, `${file}#${anchor}`).toContain(anchor);
+    }
+    // It names no section by a title alone (the old "Releasing the packages" pointed nowhere).
+    expect(text).not.toMatch(/README's "[^"]+"/);
   });
 });

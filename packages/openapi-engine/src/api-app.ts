@@ -180,6 +180,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
       readiness: deps.readiness ?? readinessMonitor(readinessProbes(deps), logger),
       degradable: ["rate-limit store"],
       docsHtmlPath: config.docsHtmlPath,
+      basePath: contract.basePath,
       docsBuildHint: config.docsBuildHint,
       own: ownOps,
     }),

@@ -21,10 +21,12 @@ import { usage } from "./usage-command.js";
 // The plans are the contract's (info.x-rate-limit-plans).
 const policy: RateLimitPolicy = rateLimitPolicy(loadBundledSpec().spec);
 const customPlans = policy.planNames.filter((name) => policy.plans[name]?.custom);
+/** "a" or "an" before a plan's name, by its first letter ("an enterprise key"). */
+const article = (word: string) => (/^[aeiou]/i.test(word) ? "an" : "a");
 
 const USAGE = `usage:
   keys create --plan <${policy.planNames.join("|")}> --name <name> [--per-minute <n>] [--per-day <n>]
-      (${customPlans.length > 0 ? `a ${customPlans.join(" or ")} key needs both limits` : "limits are optional"})
+      (${customPlans.length > 0 ? `${article(customPlans[0] ?? "")} ${customPlans.join(" or ")} key needs both limits` : "limits are optional"})
   keys list [--json]
   keys revoke <id>
   keys usage [<id>] [--json]   (counts from Redis with REDIS_URL, else from the running

@@ -40,9 +40,17 @@ export interface AppPage {
 /** Opens `appUrl` in a new context whose API is `apiUrl`; `clockAt` sets the page's clock. */
 export async function openApp(
   browser: Browser,
-  options: { appUrl: string; apiUrl: string; clockAt?: number },
+  options: {
+    appUrl: string;
+    apiUrl: string;
+    clockAt?: number;
+    /** The window's size (a desktop's by default; a phone's for the layout test). */
+    viewport?: { width: number; height: number };
+  },
 ): Promise<AppPage> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 760 },
+  });
   // Date and timers are Playwright's: time flows, and a test may jump it (fastForward).
   await context.clock.install({ time: options.clockAt ?? Date.now() });
   const appOrigin = new URL(options.appUrl).origin;

@@ -3,29 +3,40 @@
  * answer), the bundled contract, the rendered docs when they have been built, and the
  * application's own ops routes (a mock's reset, say).
  */
-import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import helmet from "helmet";
 import { engineErrors } from "../errors.js";
+import { docsPage, firstServerUrl } from "./docs-page.js";
 import type { Readiness } from "./readiness.js";
 
 export type { Probe } from "./readiness.js";
 
-// Redoc's page runs inline scripts and styles and a search worker from a blob: URL.
-const docsHeaders = helmet({
-  contentSecurityPolicy: {
-    useDefaults: false,
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'", "'unsafe-inline'"],
-      styleSrc: ["'self'", "'unsafe-inline'", "https:"],
-      imgSrc: ["'self'", "data:", "https:"],
-      fontSrc: ["'self'", "data:", "https:"],
-      workerSrc: ["'self'", "blob:"],
-      frameAncestors: ["'none'"],
+// What a self-contained docs page needs and nothing more: its inline scripts and styles, images
+// and fonts inlined as data: URLs, and a worker from a blob: URL. The reference fetches nothing;
+// the try-it console (docs/try) calls this origin's API.
+const docsCsp = (connectSrc: string) =>
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'none'"],
+        scriptSrc: ["'unsafe-inline'"],
+        styleSrc: ["'unsafe-inline'"],
+        imgSrc: ["data:", "blob:"],
+        fontSrc: ["data:"],
+        workerSrc: ["blob:"],
+        connectSrc: [connectSrc],
+        baseUri: ["'none'"],
+        formAction: ["'none'"],
+        frameAncestors: ["'none'"],
+      },
     },
-  },
-});
+  });
+const DOCS_PAGES = [
+  { path: "/docs", file: "", headers: docsCsp("'none'") },
+  { path: "/docs/try", file: "try.html", headers: docsCsp("'self'") },
+];
 
 /**
  * An ops route of the application's own, outside the base path: answered like the engine's (no
@@ -39,7 +50,7 @@ export interface OpsRoute {
 }
 
 /** The paths this router answers besides the application's own. */
-const OPS_PATHS = ["/healthz", "/readyz", "/openapi.json", "/docs"];
+const OPS_PATHS = ["/healthz", "/readyz", "/openapi.json", ...DOCS_PAGES.map((p) => p.path)];
 const OPS_ALLOW = "GET, HEAD, OPTIONS";
 
 /**
@@ -92,6 +103,8 @@ export function opsRoutes(deps: {
    */
   degradable: string[];
   docsHtmlPath: string;
+  /** The contract's base path: the docs' samples call this server's origin under it. */
+  basePath: string;
   /** How to build the docs page, said while it is missing. */
   docsBuildHint: string;
   /** The application's own ops routes. */
@@ -134,20 +147,24 @@ export function opsRoutes(deps: {
       res.type("application/json").send(deps.specText);
     })
     .all(only(OPS_ALLOW));
-  router
-    .route("/docs")
-    .get(async (_req, res, next) => {
-      let html: string;
-      try {
-        html = await readFile(deps.docsHtmlPath, "utf8");
-      } catch {
-        next(engineErrors.docsNotBuilt(deps.docsBuildHint));
-        return;
-      }
-      docsHeaders(_req, res, () => {
-        res.type("text/html").send(html);
-      });
-    })
-    .all(only(OPS_ALLOW));
+  // The reference page, and the try-it console built next to it (try.html).
+  for (const docs of DOCS_PAGES) {
+    const send = docsPage({
+      path: docs.file ? join(dirname(deps.docsHtmlPath), docs.file) : deps.docsHtmlPath,
+      placeholder: firstServerUrl(deps.specText),
+      basePath: deps.basePath,
+    });
+    router
+      .route(docs.path)
+      .get((req, res, next) => {
+        docs.headers(req, res, () => {
+          send(req, res).catch((error: NodeJS.ErrnoException) => {
+            res.removeHeader("Content-Security-Policy");
+            next(error.code === "ENOENT" ? engineErrors.docsNotBuilt(deps.docsBuildHint) : error);
+          });
+        });
+      })
+      .all(only(OPS_ALLOW));
+  }
   return router;
 }
