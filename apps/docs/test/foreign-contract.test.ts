@@ -2,7 +2,7 @@
 // OAuth2, form and binary bodies, operations without examples): the page builds, every operation
 // gets its samples with the contract's own credential, and no note restates what it lacks.
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,6 +28,7 @@ const decorated = () => {
   decorate(root);
   return root;
 };
+// biome-ignore lint/suspicious/noExplicitAny: a parsed contract, walked loosely by the test
 const samples = (root: Record<string, any>, path: string, method: string) =>
   Object.fromEntries(
     (root.paths[path][method]["x-codeSamples"] as { label: string; source: string }[]).map((s) => [
@@ -51,6 +52,7 @@ describe("the docs plugins on a foreign contract", { timeout: 120_000 }, () => {
     expect(pay).toContain('-H "Authorization: Bearer $ACCESS_TOKEN"');
     expect(pay).toContain("--data-urlencode 'card-token=<card-token>'");
     expect(samples(root, "/stations", "get").curl).not.toContain("Authorization");
+    // biome-ignore lint/suspicious/noExplicitAny: a parsed contract, walked loosely by the test
     for (const item of Object.values(root.paths) as Record<string, any>[]) {
       for (const operation of Object.values(item).filter((o) => o?.operationId)) {
         expect(operation.description).not.toMatch(/Rate limit|Deprecation timeline/);

@@ -20,6 +20,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** Generates the fixture's types beside a copy of src/index.ts and `check`, and compiles them. */
 async function compile(
   check: string,
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed contract, walked loosely by the test
   edit: (spec: Record<string, any>) => void = () => {},
   contract = fixture,
 ) {

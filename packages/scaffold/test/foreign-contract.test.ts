@@ -24,6 +24,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const spec = parse(readFileSync(fixture, "utf8"));
 
 /** A minimal application on the engine, typed by the fixture's generated types. */
+// biome-ignore lint/suspicious/noExplicitAny: a parsed contract, walked loosely by the test
 async function application(dir: string, contract: Record<string, any>) {
   mkdirSync(join(dir, "src/handlers"), { recursive: true });
   mkdirSync(join(dir, "src/store"), { recursive: true });
@@ -106,6 +107,7 @@ function typecheck(dir: string): string[] {
 describe("scaffold over a foreign contract", { timeout: 120_000 }, () => {
   const dir = mkdtempSync(join(scratch, "app-"));
   const lines: string[] = [];
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed contract, walked loosely by the test
   const run = (contract: Record<string, any>, prune = false) =>
     scaffold({
       dir,
