@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import type { Application, EngineStore } from "./application.js";
 import { createKeyLookup } from "./auth/api-keys.js";
 import { identifyCaller, type KeyLookup, requireCredential } from "./auth/credentials.js";
+import { type CompiledOperation, compileOperations, withHandlers } from "./compiled-operation.js";
 import type { AppConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
@@ -18,7 +19,6 @@ import { errorHandler, notFound } from "./error-handler.js";
 import { Lifecycle } from "./lifecycle/lifecycle.js";
 import type { EngineMetrics } from "./metrics/engine-metrics.js";
 import { measureRequests } from "./metrics/measure.js";
-import { type CompiledOperation, compileOperations, withHandlers } from "./operations.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
@@ -27,12 +27,18 @@ import { observeRequests } from "./request-context/observe.js";
 import { type RequestLocals, requestContext } from "./request-context/request-context.js";
 import { responseHeaders } from "./response-headers/response-headers.js";
 import { handle } from "./responses/handle.js";
-import { answerOptions, refuseUnmatched } from "./routing/answers.js";
 import { installApiFront } from "./routing/api-front.js";
-import { type Preflight, type Routed, router, type Unmatched } from "./routing/router.js";
+import {
+  answerOptions,
+  type Preflight,
+  type Routed,
+  refuseUnmatched,
+  router,
+  type Unmatched,
+} from "./routing/router.js";
 import { buildRouteTable } from "./routing/table.js";
 import type { ApiKeyStore } from "./storage/api-key-store.js";
-import type { StoreLifecycle } from "./storage/lifecycle.js";
+import type { StoreLifecycle } from "./storage/store-lifecycle.js";
 import { requestTracing } from "./tracing/hooks.js";
 import { traceOperation } from "./tracing/trace-operation.js";
 import { validateRequest } from "./validation/validate.js";

@@ -3,11 +3,11 @@
  * contract it serves, how to open its store, and its handlers over a store.
  */
 import type { LoadedSpec, OpenApiDocument } from "@animal-store/openapi";
+import type { HandlerSet } from "./compiled-operation.js";
 import type { ConfigDefaults, DatabaseConfig } from "./config.js";
 import type { Contract } from "./contract/contract.js";
-import type { HandlerSet } from "./operations.js";
 import type { ApiKeyStore } from "./storage/api-key-store.js";
-import type { StoreLifecycle } from "./storage/lifecycle.js";
+import type { StoreLifecycle } from "./storage/store-lifecycle.js";
 
 /** What an application names that the engine does not: its logs' service and its defaults. */
 export interface ApplicationNames extends ConfigDefaults {

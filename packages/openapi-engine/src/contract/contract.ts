@@ -52,7 +52,7 @@ export function routedOperations(spec: OpenApiDocument): RoutedOperation[] {
 
 /**
  * What the contract says about serving one operation: how its path is matched, whether it needs
- * a credential, its deprecation, its documented responses. The compiled operation (operations.ts)
+ * a credential, its deprecation, its documented responses. The compiled operation (compiled-operation.ts)
  * adds what is built from these: its validator, its answers' serializers and checks, its handler.
  */
 export interface ServedOperation extends RoutedOperation {

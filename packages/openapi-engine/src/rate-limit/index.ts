@@ -1,6 +1,5 @@
 /** Rate limits per plan, per key (or per address without one), per UTC minute and UTC day. */
 export { type BanSettings, banSettings } from "./ban.js";
-export { parseRateLimitEnv, type RateLimitConfig } from "./config.js";
 export { createRateLimiter } from "./create.js";
 export type { RateLimitDecision } from "./decision.js";
 export type { ConsumeOptions, RateLimiter, Usage } from "./limiter.js";
@@ -16,6 +15,7 @@ export {
   setRateLimitHeaders,
 } from "./middleware.js";
 export { limitsFor, type PlanLimits, type UnknownPlanWarning } from "./plans.js";
+export { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit-env.js";
 export {
   createRedisRateLimiter,
   type RateLimitLog,

@@ -99,7 +99,7 @@ export function handle(options: { checked: boolean }) {
       const { operation, caller, requestId } = res.locals;
       const handler = operation.handler;
       if (handler === undefined) {
-        // Reported once at start (operations.ts), so not logged again on every call.
+        // Reported once at start (compiled-operation.ts), so not logged again on every call.
         next(engineErrors.notImplemented(operation.operationId));
         return;
       }

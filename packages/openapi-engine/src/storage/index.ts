@@ -15,7 +15,6 @@ export {
   type NewApiKey,
 } from "./api-key-store.js";
 export { classified, type ErrorClassifier } from "./classify.js";
-export type { StoreLifecycle } from "./lifecycle.js";
 export { type Engine, type MigrationList, migrateToLatest } from "./migrate.js";
 export {
   classifyPostgresError,
@@ -25,3 +24,4 @@ export {
 } from "./postgres.js";
 export { preparedLater } from "./prepared-later.js";
 export { classifySqliteError, type OpenSqlite, openSqliteDatabase } from "./sqlite.js";
+export type { StoreLifecycle } from "./store-lifecycle.js";
