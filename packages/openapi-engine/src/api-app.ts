@@ -27,7 +27,6 @@ import { observeRequests } from "./request-context/observe.js";
 import { type RequestLocals, requestContext } from "./request-context/request-context.js";
 import { responseHeaders } from "./response-headers/response-headers.js";
 import { handle } from "./responses/handle.js";
-import { installApiFront } from "./routing/api-front.js";
 import {
   answerOptions,
   type Preflight,
@@ -41,6 +40,7 @@ import type { ApiKeyStore } from "./storage/api-key-store.js";
 import type { StoreLifecycle } from "./storage/store-lifecycle.js";
 import { requestTracing } from "./tracing/hooks.js";
 import { traceOperation } from "./tracing/trace-operation.js";
+import { parseQuery } from "./validation/plain-query.js";
 import { validateRequest } from "./validation/validate.js";
 
 /** What the rate limiter offers the app beyond counting: readiness and shutdown. */
@@ -85,17 +85,16 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy > 0 ? config.trustProxy : false);
+  // Express's default parser's result, split without decoding when there is nothing to decode.
+  app.set("query parser", parseQuery);
   const { metrics } = deps;
   // Read once: with tracing off no tracing step is added and the limiter is not wrapped.
   const tracing = requestTracing();
-  // Access lines and metrics, from one listener per response: first, so that every request,
-  // ops routes included, is logged and counted whatever a later step does.
+  // Every request, ops routes included, in one Express layer. Access lines and metrics first,
+  // from one listener per response, so that every request is logged and counted whatever a later
+  // step does; then the fixed headers and the request id.
   const observe = observeRequests(logger, metrics && measureRequests(metrics, contract.basePath));
-  if (observe) app.use(observe);
-
-  // Every request, ops routes included. The fixed headers first: on a response with no header
-  // yet they cost one object (response-headers/preset-headers.ts).
-  const everyRequest = Lifecycle.after()
+  const everyRequest = (observe ? Lifecycle.after().use(observe) : Lifecycle.after())
     .use(responseHeaders({ corsOrigins: config.corsOrigins, cors: contract.cors, clock }))
     .use(requestContext());
   app.use(everyRequest.handler());
@@ -189,17 +188,12 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     }),
   );
   app.use(notFound);
-  const handleError = errorHandler(logger, {
-    checked,
-    onStoreUnavailable: metrics && (() => metrics.databaseErrors++),
-  });
-  app.use(handleError);
-  // The same steps for requests under the base path, without Express's router (api-front.ts).
-  installApiFront(app, {
-    basePath: contract.basePath,
-    steps: [...(observe ? [observe] : []), ...everyRequest.list(), apiRouter],
-    errorHandler: handleError,
-  });
+  app.use(
+    errorHandler(logger, {
+      checked,
+      onStoreUnavailable: metrics && (() => metrics.databaseErrors++),
+    }),
+  );
   return app;
 }
 

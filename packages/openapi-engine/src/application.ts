@@ -34,4 +34,10 @@ export interface Application<S extends EngineStore> {
    * with a message naming what is missing and what to write (the server then does not start).
    */
   checkStorage?(store: S, spec: OpenApiDocument): Promise<void>;
+  /**
+   * Turns off V8's allocation-site pretenuring for the whole process when the server is made
+   * (http-server/v8-tuning.ts says why). A V8 flag acts on everything the process runs, so the
+   * engine leaves it alone unless the application, which owns the process, asks for it.
+   */
+  tuneV8ForServing?: boolean;
 }

@@ -147,6 +147,7 @@ export async function startEngine<S extends EngineStore>(
         targetLimitBytes: contract.targetLimitBytes,
         bodyLimitBytes: contract.bodyLimitBytes,
       },
+      tuneV8: application.tuneV8ForServing,
     });
     await warmUp(application, { contract, operations: compiled, config, clock });
     if (metrics) {

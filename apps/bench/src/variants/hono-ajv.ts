@@ -182,7 +182,6 @@ export async function startHonoAjv(env: Record<string, string | undefined>) {
         params,
         body,
         caller: key ? { kind: "key", key } : undefined,
-        apiKey: key,
         requestId: c.get("requestId"),
         reply: (status: number, answer: unknown, extra?: Record<string, string>) => ({
           status,

@@ -33,7 +33,10 @@ const installed = new WeakMap<Express, MessageClasses>();
 export function expressMessageClasses(app: Express): MessageClasses {
   const existing = installed.get(app);
   if (existing) return existing;
-  class ExpressRequest extends IncomingMessage {}
+  class ExpressRequest extends IncomingMessage {
+    // Born with what the edge's header walk leaves (auth/credentials.ts, HeaderLines).
+    authorizationLines: number | undefined = undefined;
+  }
   class ExpressResponse extends ServerResponse {
     // Born with its locals (request-context/locals.ts): Express's app.handle keeps them.
     locals = newLocals();

@@ -11,7 +11,6 @@ import type { Express } from "express";
 import type { AppConfig } from "../config.js";
 import { connectionErrors } from "../errors.js";
 import type { RateLimiter } from "../rate-limit/index.js";
-import { apiListener } from "../routing/api-front.js";
 import { connectionAnswers } from "./connection-answers.js";
 import { capConnections } from "./connection-caps.js";
 import { expressMessageClasses } from "./express-messages.js";
@@ -28,12 +27,14 @@ export interface HttpServerOptions {
   anonymousLimits: PlanLimits;
   /** The contract's bounds on a request target and a request body. */
   bounds: EdgeBounds;
+  /** Sets the serving V8 flags for the process (v8-tuning.ts); the application's choice. */
+  tuneV8?: boolean | undefined;
 }
 
 /** Node's server for `app`, bounded as configured; not listening yet. */
 export function createHttpServer(app: Express, options: HttpServerOptions): Server {
-  // Process-wide, before the first request (v8-tuning.ts says why).
-  tuneV8ForServing();
+  // Process-wide, before the first request (v8-tuning.ts says why), when the application asks.
+  if (options.tuneV8 === true) tuneV8ForServing();
   const bounds = options.config.connections;
   const server = createServer({
     // A slow client cannot hold a connection for minutes (Node's defaults: 60 s for the
@@ -47,7 +48,8 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
     ...expressMessageClasses(app),
   });
   const answers = connectionAnswers(options);
-  const handle = apiListener(app);
+  // Express serves every request: one road, under the base path and elsewhere.
+  const handle = app as unknown as (req: IncomingMessage, res: ServerResponse) => void;
   const serve = (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     // A request pipelined behind a refused one is never served.

@@ -71,14 +71,17 @@ function secondsUntil(resetSeconds: number, nowMs: number): number {
 /** The outcome of one request: allowed, refused over a limit, or refused during a ban. */
 export type Outcome = { kind: "allowed" | "limited" } | { kind: "banned"; untilSeconds: number };
 
-/** Builds the decision (headers, Retry-After, code) for an outcome and the resulting counters. */
+/**
+ * Builds the decision (headers, Retry-After, code) for an outcome and the resulting counters;
+ * `w` is the limiter's `windowsAt(nowMs)`, computed once by the limiter for its counters.
+ */
 export function decide(
   outcome: Outcome,
   counts: WindowCounts,
   limits: PlanLimits,
   nowMs: number,
+  w: Windows,
 ): RateLimitDecision {
-  const w = windowsAt(nowMs);
   const day = dayBinds(counts, limits);
   const limit = day ? limits.perDay : limits.perMinute;
   const used = day ? counts.day : counts.minute;

@@ -3,12 +3,10 @@
  * 404, 429, ...) included, carries X-RateLimit-*. A counted request over a limit is refused with
  * 429 and Retry-After; a request that is not counted (OPTIONS, ops routes) only reads its window.
  */
-import { ServerResponse } from "node:http";
 import type { Request, Response } from "express";
 import type { Caller, CallerLocals } from "../auth/credentials.js";
 import { engineErrors } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
-import { setEngineHeader } from "../response-headers/preset-headers.js";
 import type { RequestTracing } from "../tracing/hooks.js";
 import type { RateLimitDecision } from "./decision.js";
 import type { RateLimiter } from "./limiter.js";
@@ -38,13 +36,6 @@ export function setRateLimitHeaders(
   target: { setHeader(name: string, value: number): unknown },
   decision: RateLimitDecision,
 ): void {
-  if (target instanceof ServerResponse) {
-    // Numbers the limiter computed: nothing for setHeader to check.
-    setEngineHeader(target, "x-ratelimit-limit", "X-RateLimit-Limit", decision.limit);
-    setEngineHeader(target, "x-ratelimit-remaining", "X-RateLimit-Remaining", decision.remaining);
-    setEngineHeader(target, "x-ratelimit-reset", "X-RateLimit-Reset", decision.reset);
-    return;
-  }
   target.setHeader("X-RateLimit-Limit", decision.limit);
   target.setHeader("X-RateLimit-Remaining", decision.remaining);
   target.setHeader("X-RateLimit-Reset", decision.reset);

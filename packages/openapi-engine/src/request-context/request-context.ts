@@ -5,7 +5,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { step } from "../lifecycle/lifecycle.js";
-import { setEngineHeader } from "../response-headers/preset-headers.js";
 
 /** What the request context sets, for every later step and the error handler. */
 export interface RequestLocals {
@@ -22,8 +21,7 @@ export function requestContext() {
     const requestId =
       typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
-    // Checked above (SANE_REQUEST_ID) or made here.
-    setEngineHeader(res, "x-request-id", "X-Request-Id", requestId);
+    res.setHeader("X-Request-Id", requestId);
     next();
   });
 }

@@ -8,7 +8,6 @@ import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
 import { step } from "../lifecycle/lifecycle.js";
-import { presetHeaders } from "./preset-headers.js";
 
 /**
  * helmet, reduced to the headers that protect a JSON API (OWASP REST Security Cheat Sheet):
@@ -94,11 +93,11 @@ export interface ResponseHeaderOptions {
 
 /** The first step of every request: security headers, no-store, CORS and, with a test clock, Date. */
 export function responseHeaders(options: ResponseHeaderOptions) {
-  const preset = presetHeaders(staticResponseHeaders());
+  const fixed = staticResponseHeaders();
   const cors = corsFor(options.corsOrigins, options.cors);
   const clock = options.clock === Date.now ? undefined : options.clock;
   return step(function responseHeaders(req, res, next) {
-    preset(res);
+    for (const [name, value] of fixed) res.setHeader(name, value);
     if (clock !== undefined) res.setHeader("Date", new Date(clock()).toUTCString());
     if (cors === null) next();
     else cors(req, res, next);

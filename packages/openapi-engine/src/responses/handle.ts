@@ -12,7 +12,6 @@ import { JsonText } from "../contract/json-text.js";
 import { engineErrors } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { RequestLocals } from "../request-context/request-context.js";
-import { setEngineHeader } from "../response-headers/preset-headers.js";
 import type { CompiledAnswers } from "./answers.js";
 
 /** A handler as the engine calls it; the application's typed handlers are these at run time. */
@@ -21,7 +20,6 @@ export type AnyHandler = (request: {
   params: unknown;
   body: unknown;
   caller: Caller;
-  apiKey: unknown;
   requestId: string;
   reply: typeof reply;
 }) => Promise<unknown>;
@@ -74,8 +72,8 @@ function setHandlerHeaders(res: Response, headers: Record<string, string>): void
 function send(res: Response, { status, headers }: Reply, text: string, headersSet: boolean): void {
   res.statusCode = status;
   if (headers && !headersSet) setHandlerHeaders(res, headers);
-  setEngineHeader(res, "content-type", "Content-Type", "application/json; charset=utf-8");
-  setEngineHeader(res, "content-length", "Content-Length", Buffer.byteLength(text));
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", Buffer.byteLength(text));
   // The head written first, as `end` would write it: `end` given a string before the head
   // measures the string's bytes again, which on a page of 100 pets is not free.
   res.writeHead(status);
@@ -109,7 +107,6 @@ export function handle(options: { checked: boolean }) {
         params: req.params,
         body: req.body,
         caller,
-        apiKey: caller.kind === "key" ? caller.key : undefined,
         requestId,
         reply,
       })) as Reply;

@@ -9,7 +9,6 @@ import { engineErrors } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
 import { firstNonFinite } from "./finite-numbers.js";
 import { firstLooseInteger } from "./integer-syntax.js";
-import { readQuery } from "./plain-query.js";
 import type { RequestValidator } from "./request-validation.js";
 import { fromValidator } from "./validator-errors.js";
 
@@ -30,10 +29,10 @@ export const validateRequest = step<ValidationNeeds>(function validateRequest(re
       return;
     }
   }
-  // Express 5's req.query is a getter that parses the query string on every read: parsed once
-  // here (split directly when plain, plain-query.ts) and pinned, as the validator's stock path
-  // pins it, so the checks below and the validator share one parse.
-  const query = readQuery(req);
+  // Express 5's req.query is a getter that parses the query string on every read (with the
+  // app's parser, plain-query.ts): read once here and pinned, as the validator's stock path pins
+  // it, so the checks below and the validator share one parse.
+  const query = req.query as Record<string, unknown>;
   Object.defineProperty(req, "query", {
     configurable: true,
     enumerable: true,
