@@ -13,10 +13,15 @@
  * request then shares one hidden class, sized by V8 for the properties it gets, and so does every
  * response. The methods each object sees are Express's and Node's, as before.
  *
- * This bought more than any other change to the server (apps/bench/README.md).
+ * This bought more than any other change to the server (apps/bench/README.md has the figures).
+ * It is the one place the engine leans on how Express builds a request (`app.handle` gives each
+ * request and response `app.request` / `app.response` as prototypes and keeps a `res.locals` it
+ * finds), so the module probes that at load and refuses to load, naming what moved, when an
+ * upgrade of Express changes it.
  */
 import { IncomingMessage, ServerResponse } from "node:http";
-import type { Express } from "express";
+import { Socket } from "node:net";
+import express, { type Express } from "express";
 import { newLocals } from "../request-context/locals.js";
 
 export interface MessageClasses {
@@ -52,3 +57,43 @@ export function expressMessageClasses(app: Express): MessageClasses {
   installed.set(app, classes);
   return classes;
 }
+
+/**
+ * Runs one request through a throw-away app built with its message classes; throws naming what
+ * an upgrade of Express moved when Express replaces the prototypes or the locals they were born
+ * with, or no longer runs a synchronous middleware from `app.handle` synchronously.
+ */
+export function probeExpressMessages(): void {
+  const app = express();
+  const classes = expressMessageClasses(app);
+  const req = new classes.IncomingMessage(new Socket());
+  req.method = "GET";
+  req.url = "/";
+  const res = new classes.ServerResponse(req);
+  const born = (res as unknown as { locals: unknown }).locals;
+  const moved: string[] = [];
+  let ran = false;
+  app.use((seenReq, seenRes) => {
+    ran = true;
+    if (Object.getPrototypeOf(seenReq) !== classes.IncomingMessage.prototype)
+      moved.push("the request's prototype");
+    if (Object.getPrototypeOf(seenRes) !== classes.ServerResponse.prototype)
+      moved.push("the response's prototype");
+    if (seenRes.locals !== born) moved.push("res.locals");
+  });
+  const handle = app as unknown as (
+    a: IncomingMessage,
+    b: ServerResponse,
+    done: () => void,
+  ) => void;
+  handle(req, res, () => moved.push("the middleware (the final handler ran instead)"));
+  if (!ran && moved.length === 0) moved.push("the middleware (not run synchronously)");
+  if (moved.length > 0) {
+    throw new Error(
+      `express no longer keeps what app.handle is given: ${moved.join(", ")} changed; http-server/express-messages.ts must follow Express's new way of building requests`,
+    );
+  }
+}
+
+// At load: a server built on classes Express no longer honours must not start.
+probeExpressMessages();
