@@ -12,10 +12,9 @@
  *   gets 401, counted).
  */
 import type { NextFunction, Request, Response } from "express";
-import type { RoutedOperation } from "../contract/contract.js";
 import { type EngineError, engineErrors } from "../errors.js";
 import { type Branch, step } from "../lifecycle/lifecycle.js";
-import type { PathEntry } from "./table.js";
+import type { PathEntry, RoutedOperation } from "./table.js";
 
 /** What the router sets for the `operation` lifecycle. */
 export interface Routed<Op> {
