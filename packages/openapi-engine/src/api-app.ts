@@ -18,7 +18,7 @@ import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation
 import { errorHandler, notFound } from "./error-handler.js";
 import { Lifecycle } from "./lifecycle/lifecycle.js";
 import type { EngineMetrics } from "./metrics/engine-metrics.js";
-import { measureRequests } from "./metrics/measure.js";
+import { measureRequests } from "./metrics/tally.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";

@@ -46,7 +46,7 @@ export interface ServedOperation extends SpecOperation {
   pattern: RegExp;
   names: string[];
   requiresCredential: boolean;
-  /** Its integer parameters, whose values must be decimal digits (validation/integer-syntax.ts). */
+  /** Its integer parameters, whose values must be decimal digits (validation/validate.ts). */
   integers: IntegerParameters;
   deprecation: CompiledDeprecation | undefined;
   responses: DocumentedResponse[];

@@ -22,7 +22,39 @@
 import { IncomingMessage, ServerResponse } from "node:http";
 import { Socket } from "node:net";
 import express, { type Express } from "express";
-import { newLocals } from "../request-context/locals.js";
+import { bareClass } from "../bare-objects.js";
+
+/**
+ * `res.locals` of every response: one object shape for every request. Express makes it
+ * `Object.create(null)`, which V8 keeps as a dictionary; every step reads its locals by name
+ * (`operation`, `caller`, `requestId`...), so each read was a hash lookup. An instance of a
+ * constructor setting every local the engine's steps set is a fast object with a fixed layout,
+ * and nothing is inherited, as with Express's (no `constructor` or `toString` to be read by
+ * mistake: bare-objects.ts). A step that sets a local not declared here still works
+ * (the object grows a property), only slower.
+ */
+interface LocalsShape {
+  requestId: string | undefined;
+  startedAt: number | undefined;
+  operation: unknown;
+  caller: unknown;
+  allow: string | undefined;
+  unmatched: unknown;
+}
+
+const Locals = bareClass<LocalsShape>(function Locals(this: LocalsShape) {
+  this.requestId = undefined;
+  this.startedAt = undefined;
+  this.operation = undefined;
+  this.caller = undefined;
+  this.allow = undefined;
+  this.unmatched = undefined;
+});
+
+/** A fresh `res.locals`. */
+export function newLocals(): Record<string, unknown> {
+  return new Locals() as unknown as Record<string, unknown>;
+}
 
 export interface MessageClasses {
   IncomingMessage: typeof IncomingMessage;
@@ -43,7 +75,7 @@ export function expressMessageClasses(app: Express): MessageClasses {
     authorizationLines: number | undefined = undefined;
   }
   class ExpressResponse extends ServerResponse {
-    // Born with its locals (request-context/locals.ts): Express's app.handle keeps them.
+    // Born with its locals (above): Express's app.handle keeps them.
     locals = newLocals();
   }
   Object.setPrototypeOf(ExpressRequest.prototype, app.request);

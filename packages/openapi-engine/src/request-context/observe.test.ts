@@ -6,8 +6,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { compileContract } from "../contract/contract.js";
 import { EngineMetrics } from "../metrics/engine-metrics.js";
-import { measureRequests } from "../metrics/measure.js";
-import { OUTSIDE_API, UNMATCHED } from "../metrics/tally.js";
+import { measureRequests, OUTSIDE_API, UNMATCHED } from "../metrics/tally.js";
 import { observeRequests } from "./observe.js";
 import { requestContext } from "./request-context.js";
 

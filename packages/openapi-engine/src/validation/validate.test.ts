@@ -1,8 +1,10 @@
+import { loadBundledSpec, specOperations } from "@animal-store/openapi";
 import type { NextFunction, Request } from "express";
 import { describe, expect, it } from "vitest";
+import { integerParameters } from "../contract/integer-parameters.js";
 import { EngineError } from "../errors.js";
 import type { RequestValidator } from "./request-validation.js";
-import { validateRequest } from "./validate.js";
+import { firstLooseInteger, validateRequest } from "./validate.js";
 
 /** Runs the step on a request with `params` (as the router left them) whose validator coerces as `coerce` does. */
 function run(
@@ -79,5 +81,33 @@ describe("the validation step", () => {
       expect(passed).toMatchObject({ status: 400, code: "validation_failed" });
       expect((passed as Error).message).toContain(where);
     }
+  });
+});
+
+describe("firstLooseInteger", () => {
+  it.each(["0x10", "1e2", " 5", "5 ", "+1", "01", "1.0", "0b1", "0o7", "", "-0", "00"])(
+    "refuses %j",
+    (value) => {
+      expect(firstLooseInteger({ n: value }, ["n"])).toBe("n");
+    },
+  );
+
+  it.each(["0", "7", "10", "9007199254740993", "-3"])("passes %j", (value) => {
+    expect(firstLooseInteger({ n: value }, ["n"])).toBeUndefined();
+  });
+
+  it("leaves what is no number at all, absent values and arrays to the validator", () => {
+    expect(firstLooseInteger({ a: "abc", b: "1.5", c: ["0x1"] }, ["a", "b", "c", "d"])).toBe(
+      undefined,
+    );
+  });
+});
+
+describe("integerParameters", () => {
+  it("finds the integer parameters of each operation, $refs resolved", () => {
+    const { spec } = loadBundledSpec();
+    const found = specOperations(spec).map((op) => integerParameters(spec, op));
+    expect(found.some((p) => p.query.length > 0)).toBe(true);
+    expect(found.some((p) => p.path.length > 0)).toBe(true);
   });
 });
