@@ -112,7 +112,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
       "API key of a plan the contract does not have: counted on its anonymous plan",
     ),
   );
-  const counting = (counted: (req: express.Request) => boolean) =>
+  const counting = (counted?: (req: express.Request) => boolean) =>
     rateLimit({
       limiter: deps.limiter,
       clock,
@@ -124,7 +124,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
         ((caller, code) =>
           metrics.refused(caller.kind === "key" ? caller.key.plan : undefined, code)),
     });
-  const count = counting(() => true);
+  const count = counting();
   const { realm } = contract;
   const checked = config.validateResponses;
 
@@ -135,10 +135,8 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // counted and carry X-RateLimit-* too.
   const routed = Lifecycle.after<RequestLocals & Routed<CompiledOperation>>();
   const traced = tracing ? routed.use(traceOperation(tracing, contract.basePath)) : routed;
-  const credential = requireCredential({
-    realm,
-    required: (locals: Routed<CompiledOperation>) => locals.operation.requiresCredential,
-  });
+  // Left out of the lifecycle of an operation that asks for no credential.
+  const credential = requireCredential({ realm });
   const sunset = refuseAfterSunset(clock);
   const body = jsonRequestBody(contract.bodyLimitBytes);
   const handled = handle({ checked });
@@ -147,7 +145,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
       .useIf(op.deprecation?.headers !== undefined, deprecationHeaders)
       .use(identify)
       .use(count)
-      .use(credential)
+      .useIf(op.requiresCredential, credential)
       .useIf(op.deprecation?.sunsetMs !== undefined, sunset)
       .useIf(op.requestBody !== undefined, body)
       .use(validateRequest)
@@ -163,7 +161,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   const unmatched = Lifecycle.after<RequestLocals & Unmatched>()
     .use(identify)
     .use(count)
-    .use(requireCredential({ realm, required: () => !contract.anonymousByDefault }))
+    .useIf(!contract.anonymousByDefault, credential)
     .use(refuseUnmatched);
   const apiRouter = router<CompiledOperation, RequestLocals>(buildRouteTable(deps.operations), {
     operation,

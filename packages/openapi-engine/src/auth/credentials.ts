@@ -129,17 +129,19 @@ export function identifyCaller(keyLookup: KeyLookup) {
 
 /**
  * After rate limiting: refuses a caller without a valid key where `required` says the request
- * needs one: 401 with the bearer challenge of `realm`, or the key store's error when the key
- * could not be checked.
+ * needs one (absent: every request it runs for; a lifecycle leaves it out where none is needed):
+ * 401 with the bearer challenge of `realm`, or the key store's error when the key could not be
+ * checked.
  */
 export function requireCredential<Locals extends object>(options: {
   realm: string;
-  required: (locals: Locals) => boolean;
+  required?: ((locals: Locals) => boolean) | undefined;
 }) {
   const challenge = `Bearer realm="${options.realm}"`;
   return step<Locals & CallerLocals>(function requireCredential(_req, res, next) {
     const { caller } = res.locals;
-    if (caller.kind === "key" || !options.required(res.locals)) {
+    const { required } = options;
+    if (caller.kind === "key" || (required !== undefined && !required(res.locals))) {
       next();
       return;
     }

@@ -2,7 +2,7 @@
  * Fixed windows aligned to the clock (the current UTC minute and UTC day) and the decision a
  * limiter returns, computed the same way whichever store holds the counters.
  */
-import type { PlanLimits } from "./plans.js";
+import type { PlanLimits } from "@animal-store/openapi";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

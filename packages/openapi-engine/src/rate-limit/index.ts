@@ -9,12 +9,14 @@ export {
   type MemoryRateLimiterOptions,
 } from "./memory.js";
 export {
+  limitsFor,
+  type PlanLimits,
   type RateLimitOptions,
   rateLimit,
   rateLimitSubject,
   setRateLimitHeaders,
+  type UnknownPlanWarning,
 } from "./middleware.js";
-export { limitsFor, type PlanLimits, type UnknownPlanWarning } from "./plans.js";
 export { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit-env.js";
 export {
   createRedisRateLimiter,

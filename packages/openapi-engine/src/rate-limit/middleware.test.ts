@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiKeyRecord, identifyCaller, requireCredential } from "../auth/credentials.js";
 import type { EngineError } from "../errors.js";
 import { createMemoryRateLimiter } from "./memory.js";
-import { rateLimit } from "./middleware.js";
-import { limitsFor } from "./plans.js";
+import { limitsFor, rateLimit } from "./middleware.js";
 
 const policy = rateLimitPolicy(loadBundledSpec().spec);
 const anonymous = policy.plans[policy.anonymousPlan] as { perMinute: number };

@@ -23,7 +23,7 @@ const MAX_PAIRS = 1000;
  * The query object: no property inherited, as querystring.parse's, and fast properties for the
  * later reads of it (validation's coercion, the handler's destructuring): see bare-objects.ts.
  */
-const Query = bareClass<Record<string, string | string[]>>();
+const Query = bareClass<Record<string, string | string[]>>(function Query() {});
 
 /** `querystring.parse(text)` for a `text` made only of PLAIN characters; undefined past MAX_PAIRS. */
 export function splitPlainQuery(text: string): Record<string, string | string[]> | undefined {

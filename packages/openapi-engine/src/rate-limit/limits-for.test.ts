@@ -1,7 +1,7 @@
 import { loadBundledSpec, rateLimitPolicy } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import type { ApiKeyRecord } from "../auth/credentials.js";
-import { limitsFor } from "./plans.js";
+import { limitsFor } from "./middleware.js";
 
 const policy = rateLimitPolicy(loadBundledSpec().spec);
 const fixed = policy.planNames.filter((name) => !policy.plans[name]?.custom);
