@@ -4,10 +4,12 @@
  * 429 and Retry-After; a request that is not counted (OPTIONS, ops routes) only reads its window.
  */
 
+import { ServerResponse } from "node:http";
 import type { PlanLimits, RateLimitPolicy } from "@animal-store/openapi";
 import type { Request, Response } from "express";
 import type { ApiKeyRecord, Caller, CallerLocals } from "../auth/credentials.js";
 import { engineErrors } from "../errors.js";
+import { setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { RequestTracing } from "../tracing/hooks.js";
 import type { RateLimitDecision } from "./decision.js";
@@ -40,6 +42,12 @@ export function setRateLimitHeaders(
   target: { setHeader(name: string, value: number): unknown },
   decision: RateLimitDecision,
 ): void {
+  if (target instanceof ServerResponse) {
+    setEngineHeader(target, "x-ratelimit-limit", "X-RateLimit-Limit", decision.limit);
+    setEngineHeader(target, "x-ratelimit-remaining", "X-RateLimit-Remaining", decision.remaining);
+    setEngineHeader(target, "x-ratelimit-reset", "X-RateLimit-Reset", decision.reset);
+    return;
+  }
   target.setHeader("X-RateLimit-Limit", decision.limit);
   target.setHeader("X-RateLimit-Remaining", decision.remaining);
   target.setHeader("X-RateLimit-Reset", decision.reset);

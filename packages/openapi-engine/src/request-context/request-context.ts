@@ -4,6 +4,7 @@
  * log line (observe.ts writes the access line) and every 500 message.
  */
 import { randomUUID } from "node:crypto";
+import { setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
 
 /** What the request context sets, for every later step and the error handler. */
@@ -21,7 +22,7 @@ export function requestContext() {
     const requestId =
       typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
-    res.setHeader("X-Request-Id", requestId);
+    setEngineHeader(res, "x-request-id", "X-Request-Id", requestId);
     next();
   });
 }

@@ -7,6 +7,7 @@
 import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
+import { presetHeaders } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
 
 /**
@@ -93,11 +94,11 @@ export interface ResponseHeaderOptions {
 
 /** The first step of every request: security headers, no-store, CORS and, with a test clock, Date. */
 export function responseHeaders(options: ResponseHeaderOptions) {
-  const fixed = staticResponseHeaders();
+  const preset = presetHeaders(staticResponseHeaders());
   const cors = corsFor(options.corsOrigins, options.cors);
   const clock = options.clock === Date.now ? undefined : options.clock;
   return step(function responseHeaders(req, res, next) {
-    for (const [name, value] of fixed) res.setHeader(name, value);
+    preset(res);
     if (clock !== undefined) res.setHeader("Date", new Date(clock()).toUTCString());
     if (cors === null) next();
     else cors(req, res, next);

@@ -10,6 +10,7 @@ import type { Response } from "express";
 import type { Caller, CallerLocals } from "../auth/credentials.js";
 import { JsonText } from "../contract/json-text.js";
 import { engineErrors } from "../errors.js";
+import { setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { RequestLocals } from "../request-context/request-context.js";
 import type { CompiledAnswers } from "./answers.js";
@@ -72,8 +73,8 @@ function setHandlerHeaders(res: Response, headers: Record<string, string>): void
 function send(res: Response, { status, headers }: Reply, text: string, headersSet: boolean): void {
   res.statusCode = status;
   if (headers && !headersSet) setHandlerHeaders(res, headers);
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(text));
+  setEngineHeader(res, "content-type", "Content-Type", "application/json; charset=utf-8");
+  setEngineHeader(res, "content-length", "Content-Length", Buffer.byteLength(text));
   // The head written first, as `end` would write it: `end` given a string before the head
   // measures the string's bytes again, which on a page of 100 pets is not free.
   res.writeHead(status);

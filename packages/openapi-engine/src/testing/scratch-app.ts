@@ -14,7 +14,7 @@ import { issueApiKey, type NewKeyOptions } from "../auth/api-keys.js";
 import type { KeyLookup } from "../auth/credentials.js";
 import { type AppConfig, loadConfig } from "../config.js";
 import { compileContract } from "../contract/contract.js";
-import { expressMessageClasses } from "../http-server/express-messages.js";
+import { expressMessageClasses } from "../express-messages.js";
 import type { Logger } from "../logger.js";
 import { createMemoryRateLimiter, type RateLimiter } from "../rate-limit/index.js";
 import { roomiestPlan, scratchDirectory, scratchEnv } from "./scratch.js";
