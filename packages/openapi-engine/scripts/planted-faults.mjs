@@ -66,8 +66,8 @@ const FAULTS = [
   [
     "the first of two Authorization headers used",
     "src/auth/credentials.ts",
-    "authorizationHeaders(req) > 1",
-    "authorizationHeaders(req) > 99",
+    "authorizationLines(req) > 1",
+    "authorizationLines(req) > 99",
     "test/http-edges.test.ts",
     "are refused 401",
   ],
@@ -114,8 +114,8 @@ const FAULTS = [
   [
     "a repeated Host served",
     "src/http-server/request-edge.ts",
-    "hostLines(req.rawHeaders) > 1",
-    "hostLines(req.rawHeaders) > 9",
+    "walkHeaderLines(req) > 1",
+    "walkHeaderLines(req) > 9",
     "test/http-edge-refusals.test.ts",
     "repeated",
   ],

@@ -12,6 +12,7 @@ import type { Logger } from "pino";
 import type { Application, EngineStore } from "./application.js";
 import { createKeyLookup } from "./auth/api-keys.js";
 import { identifyCaller, type KeyLookup, requireCredential } from "./auth/credentials.js";
+import { type CompiledOperation, compileOperations, withHandlers } from "./compiled-operation.js";
 import type { AppConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
@@ -19,8 +20,7 @@ import { errorHandler, notFound } from "./error-handler.js";
 import { installEdgeAnswers } from "./http-server/edge-answers.js";
 import { Lifecycle } from "./lifecycle/lifecycle.js";
 import type { EngineMetrics } from "./metrics/engine-metrics.js";
-import { measureRequests } from "./metrics/measure.js";
-import { type CompiledOperation, compileOperations, withHandlers } from "./operations.js";
+import { measureRequests } from "./metrics/tally.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
@@ -29,14 +29,20 @@ import { observeRequests } from "./request-context/observe.js";
 import { type RequestLocals, requestContext } from "./request-context/request-context.js";
 import { responseHeaders } from "./response-headers/response-headers.js";
 import { handle } from "./responses/handle.js";
-import { answerOptions, refuseUnmatched } from "./routing/answers.js";
-import { installApiFront } from "./routing/api-front.js";
-import { type Preflight, type Routed, router, type Unmatched } from "./routing/router.js";
+import {
+  answerOptions,
+  type Preflight,
+  type Routed,
+  refuseUnmatched,
+  router,
+  type Unmatched,
+} from "./routing/router.js";
 import { buildRouteTable } from "./routing/table.js";
 import type { ApiKeyStore } from "./storage/api-key-store.js";
-import type { StoreLifecycle } from "./storage/lifecycle.js";
+import type { StoreLifecycle } from "./storage/store-lifecycle.js";
 import { requestTracing } from "./tracing/hooks.js";
 import { traceOperation } from "./tracing/trace-operation.js";
+import { parseQuery } from "./validation/plain-query.js";
 import { validateRequest } from "./validation/validate.js";
 
 /** What the rate limiter offers the app beyond counting: readiness and shutdown. */
@@ -81,17 +87,16 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy > 0 ? config.trustProxy : false);
+  // Express's default parser's result, split without decoding when there is nothing to decode.
+  app.set("query parser", parseQuery);
   const { metrics } = deps;
   // Read once: with tracing off no tracing step is added and the limiter is not wrapped.
   const tracing = requestTracing();
-  // Access lines and metrics, from one listener per response: first, so that every request,
-  // ops routes included, is logged and counted whatever a later step does.
+  // Every request, ops routes included, in one Express layer. Access lines and metrics first,
+  // from one listener per response, so that every request is logged and counted whatever a later
+  // step does; then the fixed headers and the request id.
   const observe = observeRequests(logger, metrics && measureRequests(metrics, contract.basePath));
-  if (observe) app.use(observe);
-
-  // Every request, ops routes included. The fixed headers first: on a response with no header
-  // yet they cost one object (response-headers/preset-headers.ts).
-  const everyRequest = Lifecycle.after()
+  const everyRequest = (observe ? Lifecycle.after().use(observe) : Lifecycle.after())
     .use(responseHeaders({ corsOrigins: config.corsOrigins, cors: contract.cors, clock }))
     .use(requestContext());
   app.use(everyRequest.handler());
@@ -109,7 +114,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
       "API key of a plan the contract does not have: counted on its anonymous plan",
     ),
   );
-  const counting = (counted: (req: express.Request) => boolean) =>
+  const counting = (counted?: (req: express.Request) => boolean) =>
     rateLimit({
       limiter: deps.limiter,
       clock,
@@ -121,7 +126,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
         ((caller, code) =>
           metrics.refused(caller.kind === "key" ? caller.key.plan : undefined, code)),
     });
-  const count = counting(() => true);
+  const count = counting();
   const { realm } = contract;
   const checked = config.validateResponses;
 
@@ -132,10 +137,8 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // counted and carry X-RateLimit-* too.
   const routed = Lifecycle.after<RequestLocals & Routed<CompiledOperation>>();
   const traced = tracing ? routed.use(traceOperation(tracing, contract.basePath)) : routed;
-  const credential = requireCredential({
-    realm,
-    required: (locals: Routed<CompiledOperation>) => locals.operation.requiresCredential,
-  });
+  // Left out of the lifecycle of an operation that asks for no credential.
+  const credential = requireCredential({ realm });
   const sunset = refuseAfterSunset(clock);
   const body = jsonRequestBody(contract.bodyLimitBytes);
   const handled = handle({ checked });
@@ -144,7 +147,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
       .useIf(op.deprecation?.headers !== undefined, deprecationHeaders)
       .use(identify)
       .use(count)
-      .use(credential)
+      .useIf(op.requiresCredential, credential)
       .useIf(op.deprecation?.sunsetMs !== undefined, sunset)
       .useIf(op.requestBody !== undefined, body)
       .use(validateRequest)
@@ -160,7 +163,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   const unmatched = Lifecycle.after<RequestLocals & Unmatched>()
     .use(identify)
     .use(count)
-    .use(requireCredential({ realm, required: () => !contract.anonymousByDefault }))
+    .useIf(!contract.anonymousByDefault, credential)
     .use(refuseUnmatched);
   const apiRouter = router<CompiledOperation, RequestLocals>(buildRouteTable(deps.operations), {
     operation,
@@ -191,19 +194,9 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     onStoreUnavailable: metrics && (() => metrics.databaseErrors++),
   });
   app.use(handleError);
-  // The same steps for requests under the base path, without Express's router (api-front.ts).
-  installApiFront(app, {
-    basePath: contract.basePath,
-    steps: [...(observe ? [observe] : []), ...everyRequest.list(), apiRouter],
-    errorHandler: handleError,
-  });
   // Requests refused at the edge: the same first steps, the caller counted, the edge's error.
   installEdgeAnswers(app, {
-    steps: [
-      ...(observe ? [observe] : []),
-      ...everyRequest.list(),
-      Lifecycle.after().use(identify).use(count).handler(),
-    ],
+    steps: [everyRequest.handler(), Lifecycle.after().use(identify).use(count).handler()],
     errorHandler: handleError,
   });
   return app;

@@ -3,11 +3,11 @@
  * contract it serves, how to open its store, and its handlers over a store.
  */
 import type { LoadedSpec, OpenApiDocument } from "@animal-store/openapi";
+import type { HandlerSet } from "./compiled-operation.js";
 import type { ConfigDefaults, DatabaseConfig } from "./config.js";
 import type { Contract } from "./contract/contract.js";
-import type { HandlerSet } from "./operations.js";
 import type { ApiKeyStore } from "./storage/api-key-store.js";
-import type { StoreLifecycle } from "./storage/lifecycle.js";
+import type { StoreLifecycle } from "./storage/store-lifecycle.js";
 
 /** What an application names that the engine does not: its logs' service and its defaults. */
 export interface ApplicationNames extends ConfigDefaults {
@@ -34,4 +34,10 @@ export interface Application<S extends EngineStore> {
    * with a message naming what is missing and what to write (the server then does not start).
    */
   checkStorage?(store: S, spec: OpenApiDocument): Promise<void>;
+  /**
+   * Turns off V8's allocation-site pretenuring for the whole process when the server is made
+   * (http-server/v8-tuning.ts says why). A V8 flag acts on everything the process runs, so the
+   * engine leaves it alone unless the application, which owns the process, asks for it.
+   */
+  tuneV8ForServing?: boolean;
 }

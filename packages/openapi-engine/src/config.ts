@@ -3,7 +3,7 @@
  * the keys CLI call `loadConfig` and pass the result on. A bad value stops start-up with a
  * message naming the variable.
  */
-import { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit/config.js";
+import { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit/rate-limit-env.js";
 import { POSTGRES_SCHEMA_NAME } from "./storage/schema-name.js";
 
 /** Where the data lives. */

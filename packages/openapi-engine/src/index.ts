@@ -13,6 +13,7 @@ export {
   type NewKeyOptions,
 } from "./auth/api-keys.js";
 export type { ApiKeyRecord, Caller, KeyLookup } from "./auth/credentials.js";
+export type { CompiledOperation, HandlerSet } from "./compiled-operation.js";
 export {
   type AppConfig,
   type ConfigDefaults,
@@ -44,7 +45,6 @@ export {
 } from "./http-server/port-holder.js";
 export { createLogger, type Logger } from "./logger.js";
 export { notImplemented } from "./not-implemented.js";
-export type { CompiledOperation, HandlerSet } from "./operations.js";
 export type { OpsRoute } from "./ops-routes/ops-routes.js";
 export {
   type BanSettings,

@@ -15,13 +15,13 @@ import { assembleApiApp, readinessProbes } from "./api-app.js";
 import type { Application, EngineStore } from "./application.js";
 import { issueApiKey, type NewKeyOptions } from "./auth/api-keys.js";
 import type { KeyLookup } from "./auth/credentials.js";
+import { compileOperations, withHandlers } from "./compiled-operation.js";
 import { type AppConfig, loadConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { baseUrl, closeGracefully, createHttpServer, listen } from "./http-server/http-server.js";
 import { createLogger } from "./logger.js";
 import { EngineMetrics } from "./metrics/engine-metrics.js";
 import { type MetricsRoute, startMetricsListener } from "./metrics/listener.js";
-import { compileOperations, withHandlers } from "./operations.js";
 import type { OpsRoute } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limit/index.js";
@@ -148,6 +148,7 @@ export async function startEngine<S extends EngineStore>(
         bodyLimitBytes: contract.bodyLimitBytes,
       },
       observed: observeConnectionAnswers(logger, metrics),
+      tuneV8: application.tuneV8ForServing,
     });
     await warmUp(application, { contract, operations: compiled, config, clock });
     if (metrics) {

@@ -47,7 +47,6 @@ export async function openBaselineHandlers(
     return handler({
       params: {},
       caller: { kind: "key", key: BASELINE_KEY },
-      apiKey: BASELINE_KEY,
       requestId: "baseline",
       reply,
       ...request,

@@ -157,7 +157,6 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
         params: request.params,
         body: request.body,
         caller: context?.key ? { kind: "key", key: context.key } : undefined,
-        apiKey: context?.key,
         requestId: context?.requestId,
         reply: (status: number, body: unknown, extra?: Record<string, string>) => ({
           status,

@@ -48,24 +48,45 @@ export function callerAddress(req: Request): string {
 }
 
 /**
- * How many Authorization headers the request carried. Node keeps only the first in
- * `req.headers`; a second one must not go unnoticed (which would the client have meant?).
+ * The raw header walk of a request, made once: the server's edge (http-server/request-edge.ts)
+ * walks the raw header list for the `Host` lines and counts the `Authorization` lines in the same
+ * pass, leaving the count here for the caller's identification. Node keeps only the first of each
+ * in `req.headers`; a second one must not go unnoticed (which would the client have meant?).
  */
-function authorizationHeaders(req: Request): number {
+export interface HeaderLines {
+  /** How many `Authorization` lines the request carried; unset when no edge walked it. */
+  authorizationLines?: number | undefined;
+}
+
+/**
+ * Counts the `Host` and `Authorization` lines of `raw` in one walk; the count of `Authorization`
+ * lines is left on `req`. Returns the count of `Host` lines.
+ */
+export function walkHeaderLines(req: HeaderLines & { rawHeaders: string[] }): number {
   const raw = req.rawHeaders;
-  let count = 0;
+  let hosts = 0;
+  let authorizations = 0;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string;
-    if (name.length === 13 && name.toLowerCase() === "authorization") count++;
+    if (name.length === 4) {
+      if (name === "Host" || name.toLowerCase() === "host") hosts++;
+    } else if (name.length === 13 && name.toLowerCase() === "authorization") authorizations++;
   }
-  return count;
+  req.authorizationLines = authorizations;
+  return hosts;
+}
+
+/** The request's `Authorization` lines: the edge's count, or (served without it) a walk now. */
+function authorizationLines(req: Request & HeaderLines): number {
+  if (req.authorizationLines === undefined) walkHeaderLines(req);
+  return req.authorizationLines as number;
 }
 
 /** Sets `res.locals.caller`; never refuses (rate limiting still applies to every caller). */
 export function identifyCaller(keyLookup: KeyLookup) {
   return step<object, CallerLocals>(function identifyCaller(req, res, next) {
     const header = req.headers.authorization;
-    if (header !== undefined && authorizationHeaders(req) > 1) {
+    if (header !== undefined && authorizationLines(req) > 1) {
       res.locals.caller = { kind: "anonymous", address: callerAddress(req), failure: "ambiguous" };
       next();
       return;
@@ -108,17 +129,19 @@ export function identifyCaller(keyLookup: KeyLookup) {
 
 /**
  * After rate limiting: refuses a caller without a valid key where `required` says the request
- * needs one: 401 with the bearer challenge of `realm`, or the key store's error when the key
- * could not be checked.
+ * needs one (absent: every request it runs for; a lifecycle leaves it out where none is needed):
+ * 401 with the bearer challenge of `realm`, or the key store's error when the key could not be
+ * checked.
  */
 export function requireCredential<Locals extends object>(options: {
   realm: string;
-  required: (locals: Locals) => boolean;
+  required?: ((locals: Locals) => boolean) | undefined;
 }) {
   const challenge = `Bearer realm="${options.realm}"`;
   return step<Locals & CallerLocals>(function requireCredential(_req, res, next) {
     const { caller } = res.locals;
-    if (caller.kind === "key" || !options.required(res.locals)) {
+    const { required } = options;
+    if (caller.kind === "key" || (required !== undefined && !required(res.locals))) {
       next();
       return;
     }

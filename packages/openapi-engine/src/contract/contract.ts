@@ -35,29 +35,18 @@ export interface CompiledDeprecation {
   goneMessage: string;
 }
 
-/** An operation with its path template compiled: what routing and validation need. */
-export interface RoutedOperation extends SpecOperation {
+/**
+ * What the contract says about serving one operation, in one object built from the spec's
+ * operation: how its path is matched, whether it needs a credential, its integer parameters, its
+ * deprecation, its documented responses. The compiled operation (compiled-operation.ts) is this
+ * with what is built from it: its validator, its answers' serializers and checks, its handler.
+ */
+export interface ServedOperation extends SpecOperation {
   /** The path template as a pattern capturing each parameter, and the parameters' names. */
   pattern: RegExp;
   names: string[];
-}
-
-/** Every operation of `spec` with its path template compiled. */
-export function routedOperations(spec: OpenApiDocument): RoutedOperation[] {
-  return specOperations(spec).map((operation) => ({
-    ...operation,
-    ...pathTemplatePattern(operation.path),
-  }));
-}
-
-/**
- * What the contract says about serving one operation: how its path is matched, whether it needs
- * a credential, its deprecation, its documented responses. The compiled operation (operations.ts)
- * adds what is built from these: its validator, its answers' serializers and checks, its handler.
- */
-export interface ServedOperation extends RoutedOperation {
   requiresCredential: boolean;
-  /** Its integer parameters, whose values must be decimal digits (validation/integer-syntax.ts). */
+  /** Its integer parameters, whose values must be decimal digits (validation/validate.ts). */
   integers: IntegerParameters;
   deprecation: CompiledDeprecation | undefined;
   responses: DocumentedResponse[];
@@ -106,12 +95,13 @@ function compileDeprecation(
 
 /** Compiles the bundled contract; throws a message naming the part of the spec at fault. */
 export function compileContract({ spec, text }: LoadedSpec): Contract {
-  const operations = routedOperations(spec);
+  const operations = specOperations(spec);
   const realm = bearerRealm(spec, operations);
   checkErrorCodes(spec, operations);
   const compiled = operations.map(
     (operation): ServedOperation => ({
       ...operation,
+      ...pathTemplatePattern(operation.path),
       requiresCredential: !allowsAnonymous(operation),
       integers: integerParameters(spec, operation),
       deprecation: compileDeprecation(spec, operation, operations),

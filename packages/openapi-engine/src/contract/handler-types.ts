@@ -9,7 +9,6 @@
  * fills it in, once.
  */
 import type { Caller } from "../auth/credentials.js";
-import type { ApiKeyRecord } from "../storage/api-key-store.js";
 import type { JsonText } from "./json-text.js";
 
 /** The shape openapi-typescript gives every operation. */
@@ -82,10 +81,11 @@ export interface HandlerRequest<
   body: Ops[Op] extends { requestBody: { content: { "application/json": infer Body } } }
     ? Body
     : undefined;
-  /** Who is calling: a key, or (where the operation's security allows) nobody in particular. */
+  /**
+   * Who is calling: a key (`caller.key`), or, only where the operation's security allows no
+   * credential, an address without one.
+   */
   caller: Caller;
-  /** The key that authenticated the request; undefined only where security allows none. */
-  apiKey: ApiKeyRecord | undefined;
   requestId: string;
   reply: Reply<Ops, Op>;
 }

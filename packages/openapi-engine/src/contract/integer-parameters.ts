@@ -1,6 +1,6 @@
 /**
  * The integer parameters of each operation's path and query, whose values must be decimal
- * digits (validation/integer-syntax.ts checks them on every request).
+ * digits (validation/validate.ts checks them on every request).
  */
 import { deref, type OpenApiDocument, type SpecOperation } from "@animal-store/openapi";
 

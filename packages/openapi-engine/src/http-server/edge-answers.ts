@@ -11,7 +11,6 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from "express";
 import { type ConnectionError, EdgeRefusal } from "../errors.js";
 import { compose } from "../lifecycle/compose.js";
-import { newLocals } from "../request-context/locals.js";
 
 /** Answers a parsed request with `what` through the app's steps. */
 export type EdgeAnswer = (req: IncomingMessage, res: ServerResponse, what: ConnectionError) => void;
@@ -32,12 +31,11 @@ export function installEdgeAnswers(app: Express, options: EdgeAnswerOptions): vo
   answerers.set(app, (incoming, outgoing, what) => {
     const req = incoming as IncomingMessage & Request;
     const res = outgoing as ServerResponse & Response;
-    // What Express (or the API front) would set before the steps.
-    if (Object.getPrototypeOf(req) !== app.request) Object.setPrototypeOf(req, app.request);
-    if (Object.getPrototypeOf(res) !== app.response) Object.setPrototypeOf(res, app.response);
+    // Made by the engine's server, so already Express's request and response
+    // (express-messages.ts: their classes, `res.locals` included); what Express's router would
+    // set besides, before the steps.
     req.res = res;
     res.req = req;
-    if (res.locals === undefined) res.locals = newLocals();
     req.originalUrl = req.url as string;
     req.baseUrl = "";
     req.params = {};

@@ -11,12 +11,11 @@ import type { PlanLimits } from "@animal-store/openapi";
 import type { Express } from "express";
 import type { AppConfig } from "../config.js";
 import { type ConnectionError, connectionErrors } from "../errors.js";
+import { expressMessageClasses } from "../express-messages.js";
 import type { RateLimiter } from "../rate-limit/index.js";
-import { apiListener } from "../routing/api-front.js";
 import { type ConnectionAnswerDeps, connectionAnswers } from "./connection-answers.js";
 import { capConnections } from "./connection-caps.js";
 import { edgeAnswerOf } from "./edge-answers.js";
-import { expressMessageClasses } from "./express-messages.js";
 import { setLingerSettings } from "./lingering-close.js";
 import { portTakenMessage } from "./port-holder.js";
 import { type EdgeBounds, edgeProblem } from "./request-edge.js";
@@ -33,12 +32,14 @@ export interface HttpServerOptions {
   bounds: EdgeBounds;
   /** Told of each answer given before a request could be read (connection-answers.ts). */
   observed?: ConnectionAnswerDeps["observed"];
+  /** Sets the serving V8 flags for the process (v8-tuning.ts); the application's choice. */
+  tuneV8?: boolean | undefined;
 }
 
 /** Node's server for `app`, bounded as configured; not listening yet. */
 export function createHttpServer(app: Express, options: HttpServerOptions): Server {
-  // Process-wide, before the first request (v8-tuning.ts says why).
-  tuneV8ForServing();
+  // Process-wide, before the first request (v8-tuning.ts says why), when the application asks.
+  if (options.tuneV8 === true) tuneV8ForServing();
   const bounds = options.config.connections;
   const server = createServer({
     // A slow client cannot hold a connection for minutes (Node's defaults: 60 s for the
@@ -53,7 +54,8 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
   });
   setLingerSettings(server, bounds.linger);
   const answers = connectionAnswers(options);
-  const handle = apiListener(app);
+  // Express serves every request: one road, under the base path and elsewhere.
+  const handle = app as unknown as (req: IncomingMessage, res: ServerResponse) => void;
   // A parsed request refused here is answered through the app's own steps when it has them.
   const answerAtEdge = edgeAnswerOf(app);
   const refuseRequest = (req: IncomingMessage, res: ServerResponse, what: ConnectionError) =>

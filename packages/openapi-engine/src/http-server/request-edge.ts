@@ -4,9 +4,11 @@
  * request (faulty framing, section 6.1: what follows cannot be trusted), a missing, repeated or
  * invalid `Host` (section 3.2), and a declared `Content-Length` over the body limit (413 before
  * a byte of the body is read). These run on every request, so each is a property read or a
- * comparison; only the `Host` count walks the raw header list, without allocating.
+ * comparison; only the `Host` count walks the raw header list, without allocating, and that one
+ * walk also counts the `Authorization` lines for the caller's identification (auth/credentials.ts).
  */
 import type { IncomingMessage } from "node:http";
+import { walkHeaderLines } from "../auth/credentials.js";
 import { type ConnectionError, connectionErrors } from "../errors.js";
 
 /** The bounds the checks apply, from the contract. */
@@ -21,16 +23,6 @@ export interface EdgeBounds {
 // reg-names too), then an optional port. An empty value is allowed (RFC 9112 section 3.2).
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]*)(?::[0-9]*)?$/;
 
-/** How many Host lines the request carried: Node keeps only the first in `req.headers`. */
-function hostLines(raw: string[]): number {
-  let count = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (name.length === 4 && (name === "Host" || name.toLowerCase() === "host")) count++;
-  }
-  return count;
-}
-
 /** The answer `req` gets instead of reaching the app, or undefined when it may go on. */
 export function edgeProblem(req: IncomingMessage, bounds: EdgeBounds): ConnectionError | undefined {
   // Node checks the request line against its header bound only; a shorter target can still
@@ -43,7 +35,7 @@ export function edgeProblem(req: IncomingMessage, bounds: EdgeBounds): Connectio
   const host = headers.host;
   if (host === undefined) {
     if (req.httpVersionMinor !== 0) return connectionErrors.badHost;
-  } else if (!HOST.test(host) || hostLines(req.rawHeaders) > 1) {
+  } else if (!HOST.test(host) || walkHeaderLines(req) > 1) {
     return connectionErrors.badHost;
   }
   const length = headers["content-length"];

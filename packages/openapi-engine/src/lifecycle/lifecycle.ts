@@ -79,11 +79,6 @@ export class Lifecycle<Start extends object, Have extends object = Start> {
       : this;
   }
 
-  /** The steps, in order: for a caller that runs them among others (routing/api-front.ts). */
-  list(): readonly RequestHandler[] {
-    return this.steps;
-  }
-
   /** The steps as one Express middleware. */
   handler(): Branch<Start> {
     return compose(this.steps);

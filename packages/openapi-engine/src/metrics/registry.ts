@@ -60,8 +60,8 @@ function latencyValues(metrics: EngineMetrics): Values {
  * How often the event-loop delay histogram (`nodejs_eventloop_lag_{min,max,mean,stddev,p50,p90,
  * p99}_seconds`) samples the loop, in milliseconds. prom-client's default, 10, is a native timer
  * firing 100 times a second for as long as the process lives, and under load it cost the server
- * several percent of its CPU per request (apps/bench/README.md, "metrics on vs off"); 100
- * measured level with metrics off. A stall still shows in the histogram when it overlaps a
+ * a measurable share of its CPU per request (apps/bench/README.md, "metrics on vs off", has the
+ * figures); this interval measured level with metrics off. A stall still shows in the histogram when it overlaps a
  * sample, and `nodejs_eventloop_lag_seconds` (measured at each scrape) is unaffected.
  */
 export const EVENT_LOOP_SAMPLE_MS = 100;

@@ -1,8 +1,8 @@
 /** Picks the limiter the configuration asks for. */
 import { type BanSettings, banSettings } from "./ban.js";
-import type { RateLimitConfig } from "./config.js";
 import type { RateLimiter } from "./limiter.js";
 import { createMemoryRateLimiter } from "./memory.js";
+import type { RateLimitConfig } from "./rate-limit-env.js";
 import { createRedisRateLimiter, type RateLimitLog } from "./redis.js";
 
 /**

@@ -2,7 +2,7 @@
  * Fixed windows aligned to the clock (the current UTC minute and UTC day) and the decision a
  * limiter returns, computed the same way whichever store holds the counters.
  */
-import type { PlanLimits } from "./plans.js";
+import type { PlanLimits } from "@animal-store/openapi";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -71,14 +71,17 @@ function secondsUntil(resetSeconds: number, nowMs: number): number {
 /** The outcome of one request: allowed, refused over a limit, or refused during a ban. */
 export type Outcome = { kind: "allowed" | "limited" } | { kind: "banned"; untilSeconds: number };
 
-/** Builds the decision (headers, Retry-After, code) for an outcome and the resulting counters. */
+/**
+ * Builds the decision (headers, Retry-After, code) for an outcome and the resulting counters;
+ * `w` is the limiter's `windowsAt(nowMs)`, computed once by the limiter for its counters.
+ */
 export function decide(
   outcome: Outcome,
   counts: WindowCounts,
   limits: PlanLimits,
   nowMs: number,
+  w: Windows,
 ): RateLimitDecision {
-  const w = windowsAt(nowMs);
   const day = dayBinds(counts, limits);
   const limit = day ? limits.perDay : limits.perMinute;
   const used = day ? counts.day : counts.minute;

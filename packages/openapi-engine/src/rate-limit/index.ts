@@ -1,6 +1,5 @@
 /** Rate limits per plan, per key (or per address without one), per UTC minute and UTC day. */
 export { type BanSettings, banSettings } from "./ban.js";
-export { parseRateLimitEnv, type RateLimitConfig } from "./config.js";
 export { createRateLimiter } from "./create.js";
 export type { RateLimitDecision } from "./decision.js";
 export type { ConsumeOptions, RateLimiter, Usage } from "./limiter.js";
@@ -10,12 +9,15 @@ export {
   type MemoryRateLimiterOptions,
 } from "./memory.js";
 export {
+  limitsFor,
+  type PlanLimits,
   type RateLimitOptions,
   rateLimit,
   rateLimitSubject,
   setRateLimitHeaders,
+  type UnknownPlanWarning,
 } from "./middleware.js";
-export { limitsFor, type PlanLimits, type UnknownPlanWarning } from "./plans.js";
+export { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit-env.js";
 export {
   createRedisRateLimiter,
   type RateLimitLog,

@@ -74,12 +74,12 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions): Memo
         s.day = 0;
       }
       if (s.banUntilSeconds * 1000 > nowMs) {
-        return decide({ kind: "banned", untilSeconds: s.banUntilSeconds }, s, limits, nowMs);
+        return decide({ kind: "banned", untilSeconds: s.banUntilSeconds }, s, limits, nowMs, w);
       }
       if (!isExhausted(s, limits)) {
         s.minute += 1;
         s.day += 1;
-        return decide({ kind: "allowed" }, s, limits, nowMs);
+        return decide({ kind: "allowed" }, s, limits, nowMs, w);
       }
       const which = bindingWindow(s, limits);
       const refusedWindow = which + (which === "d" ? w.dayIndex : w.minuteIndex);
@@ -91,9 +91,9 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions): Memo
       if (consumeOptions?.banEligible && ban.seconds > 0 && s.refused > ban.threshold) {
         s.banUntilSeconds = banEndSeconds(nowMs, ban.seconds);
         s.refused = 0;
-        return decide({ kind: "banned", untilSeconds: s.banUntilSeconds }, s, limits, nowMs);
+        return decide({ kind: "banned", untilSeconds: s.banUntilSeconds }, s, limits, nowMs, w);
       }
-      return decide({ kind: "limited" }, s, limits, nowMs);
+      return decide({ kind: "limited" }, s, limits, nowMs, w);
     },
     async usage(subject, nowMs) {
       const w = windowsAt(nowMs);
@@ -112,9 +112,15 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions): Memo
         day: s?.dayIndex === w.dayIndex ? s.day : 0,
       };
       if (s !== undefined && s.banUntilSeconds * 1000 > nowMs) {
-        return decide({ kind: "banned", untilSeconds: s.banUntilSeconds }, counts, limits, nowMs);
+        return decide(
+          { kind: "banned", untilSeconds: s.banUntilSeconds },
+          counts,
+          limits,
+          nowMs,
+          w,
+        );
       }
-      return decide({ kind: "allowed" }, counts, limits, nowMs);
+      return decide({ kind: "allowed" }, counts, limits, nowMs, w);
     },
     size: () => subjects.size,
     sweep,

@@ -11,8 +11,7 @@ import { loadFixture } from "../../test/support/fixture-contract.js";
 import { type ApiKeyRecord, identifyCaller, requireCredential } from "../auth/credentials.js";
 import type { EngineError } from "../errors.js";
 import { createMemoryRateLimiter } from "./memory.js";
-import { rateLimit } from "./middleware.js";
-import { limitsFor } from "./plans.js";
+import { limitsFor, rateLimit } from "./middleware.js";
 
 const policy = rateLimitPolicy(loadFixture().spec);
 const anonymous = policy.plans[policy.anonymousPlan] as { perMinute: number };

@@ -3,16 +3,17 @@
  * 404, 429, ...) included, carries X-RateLimit-*. A counted request over a limit is refused with
  * 429 and Retry-After; a request that is not counted (OPTIONS, ops routes) only reads its window.
  */
+
 import { ServerResponse } from "node:http";
+import type { PlanLimits, RateLimitPolicy } from "@animal-store/openapi";
 import type { Request, Response } from "express";
-import type { Caller, CallerLocals } from "../auth/credentials.js";
+import type { ApiKeyRecord, Caller, CallerLocals } from "../auth/credentials.js";
 import { engineErrors } from "../errors.js";
+import { setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
-import { setEngineHeader } from "../response-headers/preset-headers.js";
 import type { RequestTracing } from "../tracing/hooks.js";
 import type { RateLimitDecision } from "./decision.js";
 import type { RateLimiter } from "./limiter.js";
-import type { PlanLimits } from "./plans.js";
 
 /** What the step needs: the counters, the clock (ms) and the limits of a caller. */
 export interface RateLimitOptions {
@@ -20,8 +21,11 @@ export interface RateLimitOptions {
   clock: () => number;
   /** The contract's plans applied to a caller (plans.ts `limitsFor`). */
   limitsFor: (caller: Caller) => PlanLimits;
-  /** Whether `req` counts against its window (else it only reads it, and is never refused). */
-  counted: (req: Request) => boolean;
+  /**
+   * Whether `req` counts against its window (else it only reads it, and is never refused); absent,
+   * every request counts.
+   */
+  counted?: ((req: Request) => boolean) | undefined;
   /** Runs each counted decision in a span (tracing on); absent, nothing is wrapped. */
   tracing?: RequestTracing | undefined;
   /** Told of every 429 (the metrics' refusals by plan). */
@@ -39,7 +43,6 @@ export function setRateLimitHeaders(
   decision: RateLimitDecision,
 ): void {
   if (target instanceof ServerResponse) {
-    // Numbers the limiter computed: nothing for setHeader to check.
     setEngineHeader(target, "x-ratelimit-limit", "X-RateLimit-Limit", decision.limit);
     setEngineHeader(target, "x-ratelimit-remaining", "X-RateLimit-Remaining", decision.remaining);
     setEngineHeader(target, "x-ratelimit-reset", "X-RateLimit-Reset", decision.reset);
@@ -56,7 +59,7 @@ export function rateLimit(options: RateLimitOptions) {
   return step<CallerLocals>(function rateLimit(req, res, next) {
     const { caller } = res.locals;
     const subject = rateLimitSubject(caller);
-    if (!counted(req)) {
+    if (counted !== undefined && !counted(req)) {
       const peeked = limiter.peek(subject, limitsFor(caller), clock());
       const headersOnly = (decision: RateLimitDecision) => {
         setRateLimitHeaders(res, decision);
@@ -95,4 +98,39 @@ function apply(
       ? engineErrors.apiKeyBanned(retryAfter)
       : engineErrors.rateLimited(retryAfter),
   );
+}
+
+export type { PlanLimits } from "@animal-store/openapi";
+
+/**
+ * The limits the step applies. Which limits apply to a caller, from the contract's plans (`info.x-rate-limit-plans`): a key's
+ * own limits where set, else its plan's; a caller without a valid key is counted on the plan
+ * `info.x-rate-limit-anonymous-plan` names.
+ */
+
+/** Told once per key whose plan the contract no longer has (it is counted on the anonymous plan). */
+export type UnknownPlanWarning = (key: ApiKeyRecord) => void;
+
+/** The function that gives each caller its limits under `policy`. */
+export function limitsFor(
+  policy: RateLimitPolicy,
+  onUnknownPlan: UnknownPlanWarning = () => {},
+): (caller: Caller) => PlanLimits {
+  const anonymous = policy.plans[policy.anonymousPlan] as PlanLimits;
+  const warned = new Set<string>();
+  const forKey = (key: ApiKeyRecord): PlanLimits => {
+    let base = Object.hasOwn(policy.plans, key.plan) ? policy.plans[key.plan] : undefined;
+    if (base === undefined) {
+      // A key issued under a plan the contract has since dropped: the strictest known limits,
+      // rather than none at all or a refused start.
+      if (!warned.has(key.id)) {
+        warned.add(key.id);
+        onUnknownPlan(key);
+      }
+      base = { ...anonymous, custom: false };
+    }
+    if (key.perMinute === null && key.perDay === null) return base;
+    return { perMinute: key.perMinute ?? base.perMinute, perDay: key.perDay ?? base.perDay };
+  };
+  return (caller) => (caller.kind === "key" ? forKey(caller.key) : anonymous);
 }

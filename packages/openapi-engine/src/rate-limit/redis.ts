@@ -7,7 +7,7 @@
 import { Redis } from "ioredis";
 import type { BanSettings } from "./ban.js";
 import { CONSUME_SCRIPT } from "./consume-script.js";
-import { decide, type Outcome, windowsAt } from "./decision.js";
+import { decide, type Outcome, type Windows, windowsAt } from "./decision.js";
 import type { RateLimiter } from "./limiter.js";
 import { createMemoryRateLimiter } from "./memory.js";
 
@@ -98,6 +98,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     subject: string;
     limits: { perMinute: number; perDay: number };
     now: number;
+    windows: Windows;
     eligible: 0 | 1;
     waiters: ((reply: ConsumeReply | undefined) => void)[];
   }
@@ -110,8 +111,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     pending.clear();
     for (const batch of batches) void send(batch);
   };
-  const send = async ({ subject, limits, now, eligible, waiters }: Batch) => {
-    const w = windowsAt(now);
+  const send = async ({ subject, limits, now, windows: w, eligible, waiters }: Batch) => {
     const base = `${options.keyPrefix}{${subject}}:`;
     let reply: number[];
     try {
@@ -157,7 +157,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       const group = `${subject}\n${now}\n${limits.perMinute}\n${limits.perDay}\n${eligible}`;
       let batch = pending.get(group);
       if (batch === undefined) {
-        batch = { subject, limits, now, eligible, waiters: [] };
+        batch = { subject, limits, now, windows: windowsAt(now), eligible, waiters: [] };
         pending.set(group, batch);
         if (pending.size === 1) setImmediate(flush);
       }
@@ -169,7 +169,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       const [code, minute, day, banUntil] = reply;
       const outcome: Outcome =
         code === 2 ? { kind: "banned", untilSeconds: banUntil } : { kind: OUTCOMES[code ? 1 : 0] };
-      return decide(outcome, { minute, day }, limits, now);
+      return decide(outcome, { minute, day }, limits, now, batch.windows);
     },
     async peek(subject, limits, nowMs) {
       if (redis.status !== "ready" || performance.now() < bypassUntil) {
@@ -198,7 +198,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
       ];
       const outcome: Outcome =
         banUntil * 1000 > now ? { kind: "banned", untilSeconds: banUntil } : { kind: "allowed" };
-      return decide(outcome, { minute, day }, limits, now);
+      return decide(outcome, { minute, day }, limits, now, w);
     },
     async usage(subject, nowMs) {
       await waitReady();

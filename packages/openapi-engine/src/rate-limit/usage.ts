@@ -6,8 +6,7 @@
 import type { RateLimitPolicy } from "@animal-store/openapi";
 import type { ApiKeyRecord } from "../auth/credentials.js";
 import type { RateLimiter } from "./limiter.js";
-import { rateLimitSubject } from "./middleware.js";
-import { limitsFor } from "./plans.js";
+import { limitsFor, rateLimitSubject } from "./middleware.js";
 
 /** Where the counts come from: one instance's memory, or the store every instance shares. */
 export type UsageScope = "instance" | "shared";

@@ -6,8 +6,7 @@ import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract } from "../contract/contract.js";
 import { EngineMetrics } from "../metrics/engine-metrics.js";
-import { measureRequests } from "../metrics/measure.js";
-import { OUTSIDE_API, UNMATCHED } from "../metrics/tally.js";
+import { measureRequests, OUTSIDE_API, UNMATCHED } from "../metrics/tally.js";
 import { observeRequests } from "./observe.js";
 import { requestContext } from "./request-context.js";
 

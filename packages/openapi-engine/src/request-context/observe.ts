@@ -13,7 +13,7 @@ import type { Response } from "express";
 import type { Logger } from "pino";
 import type { CallerLocals } from "../auth/credentials.js";
 import { step } from "../lifecycle/lifecycle.js";
-import type { MeasureLocals, RequestMeasure } from "../metrics/measure.js";
+import type { MeasureLocals, RequestMeasure } from "../metrics/tally.js";
 import type { RequestLocals } from "./request-context.js";
 
 /** What this step sets. */

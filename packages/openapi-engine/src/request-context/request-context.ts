@@ -4,8 +4,8 @@
  * log line (observe.ts writes the access line) and every 500 message.
  */
 import { randomUUID } from "node:crypto";
+import { setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
-import { setEngineHeader } from "../response-headers/preset-headers.js";
 
 /** What the request context sets, for every later step and the error handler. */
 export interface RequestLocals {
@@ -22,7 +22,6 @@ export function requestContext() {
     const requestId =
       typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
-    // Checked above (SANE_REQUEST_ID) or made here.
     setEngineHeader(res, "x-request-id", "X-Request-Id", requestId);
     next();
   });

@@ -7,8 +7,8 @@
 import cors from "cors";
 import type { Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
+import { presetHeaders } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
-import { presetHeaders } from "./preset-headers.js";
 
 /**
  * helmet, reduced to the headers that protect a JSON API (OWASP REST Security Cheat Sheet):

@@ -10,9 +10,9 @@ import type { Response } from "express";
 import type { Caller, CallerLocals } from "../auth/credentials.js";
 import { JsonText } from "../contract/json-text.js";
 import { engineErrors } from "../errors.js";
+import { setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { RequestLocals } from "../request-context/request-context.js";
-import { setEngineHeader } from "../response-headers/preset-headers.js";
 import type { CompiledAnswers } from "./answers.js";
 
 /** A handler as the engine calls it; the application's typed handlers are these at run time. */
@@ -21,7 +21,6 @@ export type AnyHandler = (request: {
   params: unknown;
   body: unknown;
   caller: Caller;
-  apiKey: unknown;
   requestId: string;
   reply: typeof reply;
 }) => Promise<unknown>;
@@ -99,7 +98,7 @@ export function handle(options: { checked: boolean }) {
       const { operation, caller, requestId } = res.locals;
       const handler = operation.handler;
       if (handler === undefined) {
-        // Reported once at start (operations.ts), so not logged again on every call.
+        // Reported once at start (compiled-operation.ts), so not logged again on every call.
         next(engineErrors.notImplemented(operation.operationId));
         return;
       }
@@ -109,7 +108,6 @@ export function handle(options: { checked: boolean }) {
         params: req.params,
         body: req.body,
         caller,
-        apiKey: caller.kind === "key" ? caller.key : undefined,
         requestId,
         reply,
       })) as Reply;

@@ -12,14 +12,13 @@
  *   gets 401, counted).
  */
 import type { NextFunction, Request, Response } from "express";
-import type { RoutedOperation } from "../contract/contract.js";
 import { type EngineError, engineErrors } from "../errors.js";
-import type { Branch } from "../lifecycle/lifecycle.js";
-import type { PathEntry } from "./table.js";
+import { type Branch, step } from "../lifecycle/lifecycle.js";
+import type { PathEntry, RoutedOperation } from "./table.js";
 
 /** What the router sets for the `operation` lifecycle. */
 export interface Routed<Op> {
-  /** The operation's compiled object (operations.ts): everything later steps need of it. */
+  /** The operation's compiled object (compiled-operation.ts): everything later steps need of it. */
   operation: Op;
 }
 
@@ -85,3 +84,22 @@ export function router<Op extends RoutedOperation, Before extends object>(
     branches.unmatched(req, res, next);
   };
 }
+
+/**
+ * The last step of the `options` lifecycle: answers OPTIONS with 204 and `Allow`, without a key
+ * (after rate limiting has read, not counted, the caller's window). A CORS preflight from an
+ * allowed origin already has its headers.
+ */
+export const answerOptions = step<Preflight>(function answerOptions(_req, res) {
+  res.statusCode = 204;
+  res.setHeader("Allow", res.locals.allow);
+  res.end();
+});
+
+/**
+ * The last step of the `unmatched` lifecycle: raises the 404 or 405 the router found, once the
+ * caller is identified, counted and checked.
+ */
+export const refuseUnmatched = step<Unmatched>(function refuseUnmatched(_req, res, next) {
+  next(res.locals.unmatched);
+});

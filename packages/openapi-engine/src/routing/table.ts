@@ -5,7 +5,10 @@
  * @see https://spec.openapis.org/oas/v3.1.0#path-templating-matching
  */
 import { HTTP_METHODS } from "@animal-store/openapi";
-import type { RoutedOperation } from "../contract/contract.js";
+import type { ServedOperation } from "../contract/contract.js";
+
+/** What the table reads of an operation. */
+export type RoutedOperation = Pick<ServedOperation, "path" | "method" | "pattern" | "names">;
 
 /** All operations of one path template. */
 export interface PathEntry<Op extends RoutedOperation> {

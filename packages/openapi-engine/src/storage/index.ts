@@ -16,7 +16,6 @@ export {
   type UsableApiKey,
 } from "./api-key-store.js";
 export { classified, type ErrorClassifier } from "./classify.js";
-export type { StoreLifecycle } from "./lifecycle.js";
 export { type Engine, type MigrationList, migrateToLatest } from "./migrate.js";
 export {
   classifyPostgresError,
@@ -26,3 +25,4 @@ export {
 } from "./postgres.js";
 export { preparedLater } from "./prepared-later.js";
 export { classifySqliteError, type OpenSqlite, openSqliteDatabase } from "./sqlite.js";
+export type { StoreLifecycle } from "./store-lifecycle.js";

@@ -14,10 +14,9 @@ import { issueApiKey, type NewKeyOptions } from "../auth/api-keys.js";
 import type { KeyLookup } from "../auth/credentials.js";
 import { type AppConfig, loadConfig } from "../config.js";
 import { compileContract } from "../contract/contract.js";
-import { expressMessageClasses } from "../http-server/express-messages.js";
+import { expressMessageClasses } from "../express-messages.js";
 import type { Logger } from "../logger.js";
 import { createMemoryRateLimiter, type RateLimiter } from "../rate-limit/index.js";
-import { apiListener } from "../routing/api-front.js";
 import { roomiestPlan, scratchDirectory, scratchEnv } from "./scratch.js";
 
 /** What a scratch app is built on; anything left out is the scratch default. */
@@ -37,12 +36,6 @@ export interface ScratchAppOptions<S> {
   /** Another bundled contract to serve; default the application's. */
   spec?: LoadedSpec;
   keyLookup?: KeyLookup;
-  /**
-   * The road requests under the base path take: `front` (default), as startEngine serves them
-   * (routing/api-front.ts), or `express`, through Express's router as every other request (for
-   * the test that both roads answer alike).
-   */
-  road?: "front" | "express";
 }
 
 /** A listening scratch app. */
@@ -89,11 +82,8 @@ export async function startScratchApp<S extends EngineStore>(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.keyLookup ? { keyLookup: options.keyLookup } : {}),
   });
-  // Served as startEngine serves it (http-server.ts): the front under the base path.
-  const server: Server = createServer(
-    expressMessageClasses(app),
-    options.road === "express" ? app : apiListener(app),
-  );
+  // Requests and responses built as startEngine's server builds them (http-server.ts).
+  const server: Server = createServer(expressMessageClasses(app), app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const createKey = async (opts: Partial<NewKeyOptions> = {}) =>

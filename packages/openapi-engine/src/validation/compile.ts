@@ -10,7 +10,11 @@
  * operation, so nothing searches for it. request-validation.ts also skips the validator's
  * per-request set-up wherever it provably changes nothing.
  */
-import type { Contract, RoutedOperation } from "../contract/contract.js";
+import type { Contract, ServedOperation } from "../contract/contract.js";
+
+/** What validation reads of an operation. */
+type ValidatedOperation = Pick<ServedOperation, "operationId" | "method" | "path">;
+
 import { type Json, loadEov } from "./eov-adapter.js";
 import { type RequestValidator, requestValidation } from "./request-validation.js";
 
@@ -26,7 +30,7 @@ export interface OperationValidators {
 
 /** What validation reads of the contract. */
 export type ValidatedContract = Pick<Contract, "spec" | "basePath"> & {
-  operations: RoutedOperation[];
+  operations: ValidatedOperation[];
 };
 
 /** The validators of every operation of `contract`, in its order (and a request count by path). */
@@ -105,7 +109,7 @@ export async function compileValidators(
 /** The validator's response check for one operation, its Ajv validators compiled now. */
 function responseBodyValidator(
   responses: InstanceType<ReturnType<typeof loadEov>["ResponseValidator"]>,
-  operation: RoutedOperation,
+  operation: ValidatedOperation,
   documented: unknown,
 ): ResponseBodyValidator {
   const path = `${operation.method} ${operation.path}`;

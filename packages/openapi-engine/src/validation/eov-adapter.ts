@@ -53,7 +53,7 @@ export interface EovRoute {
 }
 
 /** What the validator's spec loader produces. */
-export interface LoadedSpec {
+export interface EovLoadedSpec {
   apiDoc: { paths: Record<string, Record<string, Record<string, unknown>>> };
   routes: EovRoute[];
   serial: number;
@@ -81,12 +81,12 @@ export interface EovResponseValidator {
 /** Every member of the validator this server uses. */
 export interface EovModules {
   OpenApiValidator: new (options: Record<string, unknown>) => EovOptions;
-  OpenApiSpecLoader: new (options: Record<string, unknown>) => { load(): Promise<LoadedSpec> };
+  OpenApiSpecLoader: new (options: Record<string, unknown>) => { load(): Promise<EovLoadedSpec> };
   SchemaPreprocessor: new (
     apiDoc: unknown,
     ajvOptions: unknown,
     responseOptions: unknown,
-  ) => { preProcess(): { apiDocRes: LoadedSpec["apiDoc"] | null } };
+  ) => { preProcess(): { apiDocRes: EovLoadedSpec["apiDoc"] | null } };
   RequestValidator: new (apiDoc: unknown, options: unknown) => EovRequestValidator;
   ResponseValidator: new (
     apiDoc: unknown,

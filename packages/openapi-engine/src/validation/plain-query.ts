@@ -1,18 +1,16 @@
 /**
  * The query of a request as Express 5's default ("simple") query parser reads it, without its
- * decoding work when there is nothing to decode.
+ * decoding work when there is nothing to decode: the app's query parser (Express's public
+ * `query parser` setting), so Express's `req.query` getter calls it.
  *
- * Express's `req.query` is a getter that looks the parser up in the app's settings, parses the URL
- * and runs `querystring.parse` on every read; `querystring.parse` itself checks every character
- * of every key and value for `%` and `+`. A query made only of unreserved characters, `=` and `&`
+ * `querystring.parse` checks every character of every key and value for `%` and `+`. A query made only of unreserved characters, `=` and `&`
  * (`limit=20`, `status=sold&limit=10`) decodes to itself, so here it is only split, into the same
  * object `querystring.parse` builds: nothing inherited (see Query), a repeated name as an array in
  * order, a name without `=` as "", empty pairs skipped, at most 1000 pairs. Anything else (an
- * escape, `+`, a character parseurl hands to the legacy URL parser, more pairs) goes to the
- * getter, so the result is always the one Express would give (plain-query.test.ts compares them).
+ * escape, `+`, more pairs) goes to `querystring.parse`, so the result is always the one Express's
+ * default parser would give (plain-query.test.ts compares them).
  */
 import { parse } from "node:querystring";
-import type { Request } from "express";
 import { bareClass } from "../bare-objects.js";
 
 // Unreserved characters (RFC 3986) and the two separators: nothing here is decoded or treated
@@ -25,7 +23,7 @@ const MAX_PAIRS = 1000;
  * The query object: no property inherited, as querystring.parse's, and fast properties for the
  * later reads of it (validation's coercion, the handler's destructuring): see bare-objects.ts.
  */
-const Query = bareClass<Record<string, string | string[]>>();
+const Query = bareClass<Record<string, string | string[]>>(function Query() {});
 
 /** `querystring.parse(text)` for a `text` made only of PLAIN characters; undefined past MAX_PAIRS. */
 export function splitPlainQuery(text: string): Record<string, string | string[]> | undefined {
@@ -53,18 +51,11 @@ export function splitPlainQuery(text: string): Record<string, string | string[]>
 }
 
 /**
- * `req.query` as Express's getter computes it, split directly when the query is plain and the app
- * parses queries with its default parser; otherwise read through the getter.
+ * The app's query parser (`app.set("query parser", parseQuery)`, Express's public setting): what
+ * Express's default ("simple") parser, `querystring.parse`, gives, split directly when the query
+ * is plain. Express's `req.query` getter calls it with the query string parseurl found.
  */
-export function readQuery(req: Request): Record<string, unknown> {
-  const { url, app } = req;
-  // A request Express did not make (no app): only its own req.query can say.
-  if (app === undefined || typeof url !== "string") return req.query as Record<string, unknown>;
-  const at = url.indexOf("?");
-  const text = at === -1 ? "" : url.slice(at + 1);
-  if (PLAIN.test(text) && app.get("query parser fn") === parse) {
-    const query = splitPlainQuery(text);
-    if (query !== undefined) return query;
-  }
-  return req.query as Record<string, unknown>;
+export function parseQuery(text: string | null | undefined): Record<string, unknown> {
+  if (typeof text !== "string") return new Query();
+  return (PLAIN.test(text) ? splitPlainQuery(text) : undefined) ?? parse(text);
 }

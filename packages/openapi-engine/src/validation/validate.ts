@@ -2,14 +2,12 @@
  * The validation step: decodes the path values the router captured (400 for a bad escape), runs
  * the operation's compiled request validator (400 naming each failure; parameters are coerced to
  * their schema types and defaults filled in, in place, so handlers get them once), and refuses a
- * number parameter that is not finite. The validator's errors become the engine's here.
+ * number parameter that is not finite. The validator's errors become the engine's here. Its two
+ * number checks (integer syntax before the validator, finite numbers after it) are below.
  */
 import type { IntegerParameters } from "../contract/integer-parameters.js";
 import { engineErrors } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
-import { firstNonFinite } from "./finite-numbers.js";
-import { firstLooseInteger } from "./integer-syntax.js";
-import { readQuery } from "./plain-query.js";
 import type { RequestValidator } from "./request-validation.js";
 import { fromValidator } from "./validator-errors.js";
 
@@ -30,10 +28,10 @@ export const validateRequest = step<ValidationNeeds>(function validateRequest(re
       return;
     }
   }
-  // Express 5's req.query is a getter that parses the query string on every read: parsed once
-  // here (split directly when plain, plain-query.ts) and pinned, as the validator's stock path
-  // pins it, so the checks below and the validator share one parse.
-  const query = readQuery(req);
+  // Express 5's req.query is a getter that parses the query string on every read (with the
+  // app's parser, plain-query.ts): read once here and pinned, as the validator's stock path pins
+  // it, so the checks below and the validator share one parse.
+  const query = req.query as Record<string, unknown>;
   Object.defineProperty(req, "query", {
     configurable: true,
     enumerable: true,
@@ -61,3 +59,44 @@ export const validateRequest = step<ValidationNeeds>(function validateRequest(re
   }
   next();
 });
+
+/**
+ * express-openapi-validator coerces "Infinity", "-Infinity" and "1e400" in integer parameters to
+ * ±Infinity and lets them past `minimum`/`maximum`; every numeric parameter of the contract is
+ * bounded, so a non-finite number is refused right after the validator, with the 400 the
+ * validator should have given (instead of a database error and a 500).
+ *
+ * The name of the first non-finite number among `values`' own properties, or undefined.
+ */
+export function firstNonFinite(values: Record<string, unknown> | undefined): string | undefined {
+  // for...in without allocating: this runs on every request.
+  for (const name in values) {
+    const value = values[name];
+    if (typeof value === "number" && !Number.isFinite(value)) return name;
+  }
+  return undefined;
+}
+
+/**
+ * Integers in a URL are decimal digits. The validator coerces parameters with JavaScript's
+ * number syntax, so `0x10` became 16, `1e2` 100, `+1` and ` 5` (`%205`) 1 and 5: a client's
+ * typo or a probe answered as if it were a number. Before the validator runs, every integer
+ * parameter of the path and query must be decimal digits without a leading zero (`0` itself
+ * aside), with a minus sign only before a nonzero value; anything else is a 400 naming it.
+ */
+const DECIMAL = /^(?:0|-?[1-9][0-9]*)$/;
+
+/** The first of `names` whose value in `values` would be coerced to an integer, yet is not decimal. */
+export function firstLooseInteger(
+  values: Record<string, unknown>,
+  names: readonly string[],
+): string | undefined {
+  for (const name of names) {
+    const value = values[name];
+    // What is no number at all ("abc", "1.5") is left to the validator's own message.
+    if (typeof value === "string" && !DECIMAL.test(value) && Number.isInteger(Number(value))) {
+      return name;
+    }
+  }
+  return undefined;
+}

@@ -14,10 +14,10 @@ import { pino } from "pino";
 import { assembleApiApp } from "../api-app.js";
 import type { Application, EngineStore } from "../application.js";
 import type { ApiKeyRecord } from "../auth/credentials.js";
+import { type CompiledOperation, withHandlers } from "../compiled-operation.js";
 import type { AppConfig } from "../config.js";
 import type { Contract } from "../contract/contract.js";
-import { expressMessageClasses } from "../http-server/express-messages.js";
-import { type CompiledOperation, withHandlers } from "../operations.js";
+import { expressMessageClasses } from "../express-messages.js";
 import { createMemoryRateLimiter } from "../rate-limit/index.js";
 
 /** What warm-up builds its app from: the real app's contract, operations, config and clock. */

@@ -4,9 +4,13 @@
  * parameter style against the validator's stock middleware).
  */
 import type { AddressInfo } from "node:net";
-import { basePathOf, type OpenApiDocument } from "@animal-store/openapi";
+import {
+  basePathOf,
+  type OpenApiDocument,
+  pathTemplatePattern,
+  specOperations,
+} from "@animal-store/openapi";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
-import { routedOperations } from "../../src/contract/contract.js";
 import { Lifecycle, step } from "../../src/lifecycle/lifecycle.js";
 import { router } from "../../src/routing/router.js";
 import { buildRouteTable } from "../../src/routing/table.js";
@@ -27,7 +31,7 @@ export async function validatingApp(
   onError: ErrorRequestHandler,
 ): Promise<ValidatingApp> {
   const basePath = basePathOf(spec);
-  const routed = routedOperations(spec);
+  const routed = specOperations(spec).map((op) => ({ ...op, ...pathTemplatePattern(op.path) }));
   const { validators, taken } = await compileValidators(
     { spec, basePath, operations: routed },
     { validateResponses: false },

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { setFlagsFromString } from "node:v8";
 import express from "express";
 import { describe, expect, it } from "vitest";
-import { expressMessageClasses } from "./express-messages.js";
+import { expressMessageClasses, probeExpressMessages } from "./express-messages.js";
 
 // V8's own checks, compiled after the flag is set (it applies to code compiled from then on).
 setFlagsFromString("--allow-natives-syntax");
@@ -15,6 +15,24 @@ const haveSameMap = new Function("a", "b", "return %HaveSameMap(a, b)") as (
 const hasFastProperties = new Function("o", "return %HasFastProperties(o)") as (
   o: object,
 ) => boolean;
+
+describe("probeExpressMessages", () => {
+  it("passes on this Express, and names what moved when app.handle replaces a prototype (planted)", () => {
+    expect(() => probeExpressMessages()).not.toThrow();
+    const app = express.application as unknown as { handle: (...args: unknown[]) => void };
+    const handle = app.handle;
+    // As if Express gave each request a prototype of its own instead of app.request.
+    app.handle = function (this: { request: object }, ...args: unknown[]) {
+      this.request = Object.create(this.request);
+      return handle.apply(this, args);
+    };
+    try {
+      expect(() => probeExpressMessages()).toThrow(/the request's prototype changed/);
+    } finally {
+      app.handle = handle;
+    }
+  });
+});
 
 describe("expressMessageClasses", () => {
   it("builds requests and responses with the app's prototypes before Express sees them", async () => {

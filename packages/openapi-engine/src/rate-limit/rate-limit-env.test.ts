@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRateLimitEnv as parseWith } from "./config.js";
+import { parseRateLimitEnv as parseWith } from "./rate-limit-env.js";
 
 /** The application's prefix, used when RATE_LIMIT_REDIS_PREFIX is not set. */
 const DEFAULT_PREFIX = "app:rl:";
