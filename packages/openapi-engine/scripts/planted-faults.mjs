@@ -210,8 +210,8 @@ const FAULTS = [
   [
     "no lookup budget for keys absent from the key directory",
     "src/auth/api-keys.ts",
-    "    if (lookups >= budget.perMinute) {",
-    "    if (lookups >= Number.POSITIVE_INFINITY) {",
+    "    if (spent >= budget.perMinute || lookups >= budget.perMinute * GLOBAL_BUDGET_FACTOR) {",
+    "    if (Number.isNaN(spent)) {",
     "src/auth/api-keys.test.ts",
     "no budget",
   ],

@@ -70,13 +70,16 @@ export async function issueApiKey(
   return { key, record };
 }
 
-/** How many store lookups keys absent from the directory may cost. */
+/** How many store lookups that find nothing keys absent from the directory may cost. */
 export interface UnknownKeyBudget {
-  /** Lookups of keys the directory does not hold, per instance per minute, all callers together. */
+  /** Per client address per minute; the instance, all addresses together, GLOBAL_BUDGET_FACTOR times this. */
   perMinute: number;
 }
 
 const BUDGET_WINDOW_MS = 60_000;
+/** The instance's lookups that find nothing per minute, in addresses' budgets. */
+export const GLOBAL_BUDGET_FACTOR = 100;
+const MAX_TRACKED_ADDRESSES = 100_000;
 
 /**
  * A KeyLookup that judges a key on the key alone, whoever else shares its address.
@@ -89,11 +92,14 @@ const BUDGET_WINDOW_MS = 60_000;
  * process's memory as the requests that carried them do; the store and the logs only see hashes).
  *
  * A key the directory does not hold is unknown, or was issued since the last reload. To let the
- * latter work at once, such keys are looked up in the store, at most `budget.perMinute` times per
- * minute for the whole instance; past that they are taken as unknown until the next reload. So a
- * flood of unknown keys costs at most `budget.perMinute` lookups a minute and one reload per
- * `ttlMs`, never locks out a key that existed at the last reload, and delays a key issued during
- * the flood by at most `ttlMs`. `ttlMs` 0 turns all of this off: every key is looked up.
+ * latter work at once, such keys are looked up in the store. Lookups that find nothing are
+ * bounded: `budget.perMinute` per client address per minute, and `GLOBAL_BUDGET_FACTOR` times that
+ * for the instance; past either, a key the directory lacks is taken as unknown without a lookup
+ * until the minute ends or the directory is reloaded. So a flood of unknown keys costs at most
+ * those lookups and one reload per `ttlMs`; a key that existed at the last reload is never looked
+ * up, so never refused for what others sent from its address; only a key issued since then, sent
+ * from an address (or to an instance) whose budget is spent, waits for the next reload, at most
+ * `ttlMs`. `ttlMs` 0 turns all of this off: every key is looked up.
  */
 export function createKeyLookup(
   store: ApiKeyStore,
@@ -106,7 +112,9 @@ export function createKeyLookup(
   let directory = new Map<string, ApiKeyRecord>();
   let loadedAt = Number.NEGATIVE_INFINITY;
   let loading: Promise<void> | undefined;
+  // Lookups that found nothing (or are in flight) this minute: in all, and per address.
   let lookups = 0;
+  const misses = new Map<string, number>();
   let windowEnds = 0;
 
   function reload(): Promise<void> {
@@ -125,7 +133,10 @@ export function createKeyLookup(
     return loading;
   }
 
-  function judge(plaintextKey: string): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
+  function judge(
+    plaintextKey: string,
+    address: (() => string) | undefined,
+  ): ApiKeyRecord | null | Promise<ApiKeyRecord | null> {
     const hit = valid.get(plaintextKey);
     if (hit) return hit;
     if (unknown.has(plaintextKey)) return null;
@@ -136,18 +147,25 @@ export function createKeyLookup(
       return record;
     }
     const now = performance.now();
-    if (now >= windowEnds) {
+    if (now >= windowEnds || misses.size >= MAX_TRACKED_ADDRESSES) {
       lookups = 0;
+      misses.clear();
       windowEnds = now + BUDGET_WINDOW_MS;
     }
-    if (lookups >= budget.perMinute) {
-      rememberUnknown(plaintextKey);
+    const from = address?.() ?? "";
+    const spent = misses.get(from) ?? 0;
+    if (spent >= budget.perMinute || lookups >= budget.perMinute * GLOBAL_BUDGET_FACTOR) {
       return null;
     }
+    // Counted while in flight, so parallel lookups cannot pass the budget; a key found (issued
+    // since the reload) gives its place back: the budget is for lookups that find nothing.
     lookups++;
+    misses.set(from, spent + 1);
     return store.findApiKeyByHash(keyHash).then((found) => {
       const usable = found && found.revokedAt === null ? found : null;
       if (usable) {
+        lookups--;
+        misses.set(from, (misses.get(from) ?? 1) - 1);
         directory.set(keyHash, usable);
         remember(valid, plaintextKey, usable);
       } else rememberUnknown(plaintextKey);
@@ -160,14 +178,16 @@ export function createKeyLookup(
     unknown.add(plaintextKey);
   }
 
-  return function lookupApiKey(plaintextKey: string) {
+  return function lookupApiKey(plaintextKey: string, address?: () => string) {
     if (ttlMs <= 0) {
       return store
         .findApiKeyByHash(hashApiKey(plaintextKey))
         .then((found) => (found && found.revokedAt === null ? found : null));
     }
-    if (performance.now() - loadedAt >= ttlMs) return reload().then(() => judge(plaintextKey));
-    return judge(plaintextKey);
+    if (performance.now() - loadedAt >= ttlMs) {
+      return reload().then(() => judge(plaintextKey, address));
+    }
+    return judge(plaintextKey, address);
   };
 }
 
