@@ -192,11 +192,11 @@ const FAULTS = [
     "cut at the limit",
   ],
   [
-    "an answered connection left half-open",
+    "a request refused at the edge closed without lingering (the client's unread 413 reset away)",
     "src/http-server/connection-answers.ts",
-    "    closeWithin(socket);\n",
-    "",
-    "test/closed-connections.test.ts",
+    "      closeWithin(socket);\n      answer(req, res, what);\n",
+    "      answer(req, res, what);\n",
+    "test/lingering-close.test.ts",
     "",
   ],
   [
@@ -218,8 +218,8 @@ const FAULTS = [
   [
     "the key directory never reloaded (a revoked key keeps working)",
     "src/auth/api-keys.ts",
-    "    if (performance.now() - loadedAt >= ttlMs) return reload()",
-    "    if (loadedAt === Number.NEGATIVE_INFINITY) return reload()",
+    "    if (performance.now() - loadedAt >= ttlMs) {",
+    "    if (loadedAt === Number.NEGATIVE_INFINITY) {",
     "src/auth/api-keys.test.ts",
     "a revoked key stops",
   ],
