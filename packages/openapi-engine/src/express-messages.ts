@@ -146,7 +146,7 @@ probeExpressMessages();
  *
  * Node's internals can change: the symbol is found by probing a response at load time, and the
  * probe must show the table exactly as described or the preset falls back to `setHeader` for
- * every header (`presetIsDirect` says which; preset-headers.test.ts asserts the direct road on
+ * every header (`presetIsDirect` says which; express-messages-headers.test.ts asserts the direct road on
  * this Node, so an upgrade that breaks it is noticed rather than silently slower).
  */
 /** The response's header table, as Node keeps it. */

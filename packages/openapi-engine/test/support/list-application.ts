@@ -15,7 +15,7 @@ import {
   kyselyApiKeyStore,
   openSqliteDatabase,
 } from "../../src/storage/index.js";
-import type { StoreLifecycle } from "../../src/storage/lifecycle.js";
+import type { StoreLifecycle } from "../../src/storage/store-lifecycle.js";
 
 /** A store of API keys only, with the number of single-key lookups it has answered. */
 export type KeyOnlyStore = ApiKeyStore & StoreLifecycle & { lookups: number };
