@@ -22,6 +22,12 @@ const deprecate = ops.find((op) => !op.deprecated && op.method === "GET");
 const remove = ops.find((op) => op !== deprecate && !op.deprecated);
 const change = ops.find((op) => op !== deprecate && op !== remove);
 if (!deprecate || !remove || !change) throw new Error("the spec needs three operations");
+// The edit's own dates: a year after every date the bundle holds, so none restates the spec's.
+const latestYear = Math.max(
+  ...[...JSON.stringify(base).matchAll(/"(\d{4})-\d{2}-\d{2}/g)].map((m) => Number(m[1])),
+);
+const since = `${latestYear + 1}-01-01`;
+const sunset = `${latestYear + 6}-01-01`;
 
 function edited(): { basePath: string; revisionPath: string } {
   const revision: Json = structuredClone(base);
@@ -30,8 +36,8 @@ function edited(): { basePath: string; revisionPath: string } {
     revision.paths[op.path][op.method.toLowerCase()];
   Object.assign(at(deprecate as Json), {
     deprecated: true,
-    "x-deprecated-since": "2026-01-01",
-    "x-sunset": "2031-01-01",
+    "x-deprecated-since": since,
+    "x-sunset": sunset,
   });
   delete revision.paths[(remove as Json).path][(remove as Json).method.toLowerCase()];
   const changed = at(change as Json);
@@ -63,7 +69,7 @@ describe("the API changelog entry", () => {
       breaking: false,
     });
     expect(byId.get(deprecate.operationId)?.details[0]).toBe(
-      "deprecated since 2026-01-01; sunset 2031-01-01 (410 Gone from then on)",
+      `deprecated since ${since}; sunset ${sunset} (410 Gone from then on)`,
     );
     expect(byId.get(change.operationId)).toMatchObject({ status: "changed", breaking: false });
     expect(byId.get(change.operationId)?.details.join("\n")).toContain("`fixtureFilter`");
