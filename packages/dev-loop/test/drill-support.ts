@@ -41,7 +41,7 @@ export async function compileServer(
 ): Promise<{ code: number; output: string }> {
   const types = join(scratch.dir, "api-types-index.ts");
   const index = readFileSync(join(repo, "packages/api-types/src/index.ts"), "utf8");
-  writeFileSync(types, index.replace("./generated/openapi.js", "./generated/api-types.js"));
+  writeFileSync(types, index.replaceAll("./generated/openapi.js", "./generated/api-types.js"));
   const base = {
     typecheck: "tsconfig.json",
     build: "tsconfig.build.json",
