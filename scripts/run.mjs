@@ -27,8 +27,11 @@ if (!command) {
 }
 // `pnpm docs` is pnpm's own command: the script is reached as `pnpm run docs`.
 const label = `pnpm ${name === "docs" ? "run docs" : name}`;
-// pnpm passes on a `--` typed right after the script's name.
-const args = given[0] === "--" ? given.slice(1) : given;
+// pnpm passes on a `--` typed right after the script's name. For a script that is one
+// `turbo run`, what follows it goes to the tasks, as `turbo run <task> -- <args>` did before this
+// entry (`pnpm bench -- --quick`); for any other script it only separates pnpm's words from ours.
+const tasksAfterDash = given[0] === "--" && command.passTurboFlags === true;
+const args = given[0] === "--" && !tasksAfterDash ? given.slice(1) : given;
 const end = args.indexOf("--");
 const own = end === -1 ? args : args.slice(0, end);
 const rest = end === -1 ? [] : args.slice(end + 1);

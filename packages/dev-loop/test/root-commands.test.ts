@@ -141,6 +141,23 @@ async function launch(name: string, signal: string) {
   };
 }
 
+describe("a turbo script's own arguments", { timeout: 180_000 }, () => {
+  it("pnpm bench -- <args> hands what follows the -- to the bench, as turbo run bench -- <args>", () => {
+    // A bad value the bench itself refuses before it starts anything: the runner must not take
+    // it for one of its own (unknown) options.
+    const result = spawnSync("pnpm", ["bench", "--", "--rounds=0"], {
+      cwd: repo,
+      env,
+      encoding: "utf8",
+      timeout: 170_000,
+    });
+    const output = `${result.stdout}${result.stderr}`;
+    expect(output).not.toMatch(/Unknown option/);
+    expect(output).toMatch(/bench: .*rounds/);
+    expect(result.status).not.toBe(0);
+  });
+});
+
 describe("every long-running root script stops cleanly", { timeout: 240_000 }, () => {
   const longRunning = names.filter((name) => COMMANDS[name]?.longRunning);
 
