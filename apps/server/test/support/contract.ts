@@ -1,6 +1,6 @@
 /**
  * What the suites read off the bundled contract instead of restating it: the plans, the ban rule,
- * the deprecated operations with the headers their extensions promise, example requests.
+ * the realm, example requests.
  */
 import {
   exampleRequest,
@@ -39,33 +39,6 @@ export const roomyPlan = [...fixedPlans].sort(
 
 /** The realm of the bearer challenge (`x-realm` of the contract's security scheme). */
 export const realm = contract.realm;
-
-/** The contract's deprecated operations. */
-export const deprecatedOperations = contract.operations.filter((op) => op.deprecated);
-
-/** The operations that are not deprecated. */
-export const currentOperations = contract.operations.filter((op) => !op.deprecated);
-
-/** The headers a deprecated operation's extensions promise (independent of the server's code). */
-export function promisedDeprecationHeaders(op: ServedOperation): Record<string, string> {
-  const since = Date.parse(`${op.operation["x-deprecated-since"]}T00:00:00Z`) / 1000;
-  const [, target] = String(op.operation["x-replacement"]).split(/[ ?]/);
-  return {
-    deprecation: `@${since}`,
-    sunset: new Date(`${op.operation["x-sunset"]}T00:00:00Z`).toUTCString(),
-    link: `<${contract.basePath}${target}>; rel="successor-version"`,
-  };
-}
-
-/** The sunset instant of a deprecated operation, in ms, from its `x-sunset`. */
-export function sunsetOf(op: ServedOperation): number {
-  return Date.parse(`${op.operation["x-sunset"]}T00:00:00Z`);
-}
-
-/** The 410 message a sunset operation answers with. */
-export function goneMessageOf(op: ServedOperation): string {
-  return `${op.method} ${op.path} was removed on ${op.operation["x-sunset"]}; use ${op.operation["x-replacement"]} instead.`;
-}
 
 /** A request of `op` built from its examples, path relative to the base path. */
 export function exampleCall(op: ServedOperation): { path: string; init: RequestInit } {
