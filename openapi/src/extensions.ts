@@ -183,7 +183,7 @@ export function operationDeprecation(
         `${where}: x-replacement must name an operation of the spec as "METHOD /path[?query]" (got ${String(replacement)})`,
       );
     }
-    successor = { text: String(replacement), link: `${basePathOf(spec)}${target.path}` };
+    successor = { text: String(replacement), link: `${serverBasePaths(spec)[0]}${target.path}` };
   }
   return { since, sunset, successor };
 }

@@ -64,6 +64,22 @@ const FAULTS = [
     "answers 204 with Allow",
   ],
   [
+    'a base path of "" (a server at the root) not served',
+    "src/routing/router.ts",
+    'if (base === "") return "";',
+    'if (base === "") continue;',
+    "test/base-paths.test.ts",
+    "under each of them",
+  ],
+  [
+    "the ops routes shadowed by an API at the root",
+    "src/routing/router.ts",
+    "if (outside?.has(full)) {",
+    "if (outside?.has(`${full}planted`)) {",
+    "test/base-paths.test.ts",
+    "ops routes at their own paths when the root",
+  ],
+  [
     "the first of two Authorization headers used",
     "src/auth/credentials.ts",
     "authorizationLines(req) > 1",

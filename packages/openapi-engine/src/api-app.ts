@@ -82,7 +82,7 @@ export function readinessProbes(deps: { keyStore: LimiterLike; limiter: LimiterL
 export function assembleApiApp(deps: ApiAppDeps): Express {
   const { contract, config, logger, clock } = deps;
   const ownOps = deps.opsRoutes ?? [];
-  const outsideApi = opsPaths(ownOps, contract.basePath);
+  const outsideApi = opsPaths(ownOps, contract.basePaths);
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
@@ -95,11 +95,10 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // Every request, ops routes included, in one Express layer. Access lines and metrics first,
   // from one listener per response, so that every request is logged and counted whatever a later
   // step does; then the fixed headers and the request id.
-  const observe = observeRequests(logger, metrics && measureRequests(metrics, contract.basePath));
+  const observe = observeRequests(logger, metrics && measureRequests(metrics, contract.basePaths));
   const everyRequest = (observe ? Lifecycle.after().use(observe) : Lifecycle.after())
     .use(responseHeaders({ corsOrigins: config.corsOrigins, cors: contract.cors, clock }))
     .use(requestContext());
-  app.use(everyRequest.handler());
 
   // An address may cost as many store lookups of unknown keys per minute as its anonymous plan
   // allows it requests.
@@ -165,12 +164,14 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     .use(count)
     .useIf(!contract.anonymousByDefault, credential)
     .use(refuseUnmatched);
-  const apiRouter = router<CompiledOperation, RequestLocals>(buildRouteTable(deps.operations), {
-    operation,
-    options: options.handler(),
-    unmatched: unmatched.handler(),
-  });
-  app.use(contract.basePath || "/", apiRouter);
+  const apiRouter = router<CompiledOperation, RequestLocals>(
+    buildRouteTable(deps.operations),
+    { operation, options: options.handler(), unmatched: unmatched.handler() },
+    { basePaths: contract.basePaths, outside: outsideApi },
+  );
+  // The API's requests take this one layer: the steps every request takes, then the router,
+  // which finds the base path itself and hands every other request on to the layers below.
+  app.use(everyRequest.use(apiRouter).handler());
 
   // Everything outside the API carries the rate-limit headers too: an unknown path or version is
   // counted like any request, the ops routes and OPTIONS only read the caller's window. After the

@@ -6,7 +6,6 @@
  */
 import {
   allowsAnonymous,
-  basePathOf,
   bearerRealm,
   type DocumentedResponse,
   deprecationHeaders,
@@ -22,6 +21,7 @@ import {
   requestHeaderNames,
   requestTargetLimitBytes,
   type SpecOperation,
+  serverBasePaths,
   specOperations,
 } from "@animal-store/openapi";
 import { checkErrorCodes } from "./error-codes.js";
@@ -57,7 +57,12 @@ export interface Contract {
   spec: OpenApiDocument;
   /** The bundle's text, served at /openapi.json. */
   text: string;
-  /** The path the API is mounted at (`/v1`). */
+  /**
+   * Every base path of the contract's `servers` (`/v1`; "" for the root), in their order: the
+   * API answers under each.
+   */
+  basePaths: string[];
+  /** The first of them: where the warm-up, the docs and the start-up's log address the API. */
   basePath: string;
   operations: ServedOperation[];
   /** Whether a request that matches no operation may go without a credential (root security). */
@@ -96,6 +101,7 @@ function compileDeprecation(
 /** Compiles the bundled contract; throws a message naming the part of the spec at fault. */
 export function compileContract({ spec, text }: LoadedSpec): Contract {
   const operations = specOperations(spec);
+  const basePaths = serverBasePaths(spec);
   const realm = bearerRealm(spec, operations);
   checkErrorCodes(spec, operations);
   const compiled = operations.map(
@@ -111,7 +117,8 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
   return {
     spec,
     text,
-    basePath: basePathOf(spec),
+    basePaths,
+    basePath: basePaths[0] as string,
     operations: compiled,
     anonymousByDefault: allowsAnonymous({ security: spec.security ?? [] }),
     rateLimit: rateLimitPolicy(spec),

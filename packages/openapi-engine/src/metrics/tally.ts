@@ -134,13 +134,26 @@ export interface RequestMeasure {
   closed(res: Response<unknown, MeasureLocals>, seconds: number): void;
 }
 
-/** The recorder; `basePath` tells requests without an operation under the API from those outside it. */
-export function measureRequests(metrics: EngineMetrics, basePath: string): RequestMeasure {
+/**
+ * The recorder; `basePaths` tell requests without an operation under the API from those outside
+ * it (the router sets `req.baseUrl` of every request it takes, even one it finds no operation for).
+ */
+export function measureRequests(
+  metrics: EngineMetrics,
+  basePaths: readonly string[],
+): RequestMeasure {
   const tally = metrics.requests;
-  const underApi = (url: string) =>
-    basePath === "" ||
-    (url.startsWith(basePath) &&
-      (url.length === basePath.length || "/?".includes(url[basePath.length] as string)));
+  const atRoot = basePaths.includes("");
+  const lowered = basePaths.map((base) => base.toLowerCase());
+  const underApi = (url: string) => {
+    if (atRoot) return true;
+    const path = url.toLowerCase();
+    return lowered.some(
+      (base) =>
+        path.startsWith(base) &&
+        (path.length === base.length || "/?".includes(path[base.length] as string)),
+    );
+  };
   return {
     arrived() {
       tally.inFlight++;

@@ -6,7 +6,7 @@ const route = (path: string): OpsRoute => ({ path, method: "POST", handle: () =>
 
 describe("the application's own ops routes", () => {
   it("join the engine's paths, none of them counted", () => {
-    const paths = opsPaths([route("/__mock/reset")], "/v1");
+    const paths = opsPaths([route("/__mock/reset")], ["/v1"]);
     const counted = countedOutsideApi(paths);
     const request = (method: string, path: string) => ({ method, path }) as Request;
     expect(counted(request("POST", "/__mock/reset"))).toBe(false);
@@ -21,10 +21,10 @@ describe("the application's own ops routes", () => {
     ["under the base path", "/v1/reset"],
     ["not a path", "reset"],
   ])("refuses a path that is %s", (_what, path) => {
-    expect(() => opsPaths([route(path)], "/v1")).toThrow(`ops route ${path}`);
+    expect(() => opsPaths([route(path)], ["/v1"])).toThrow(`ops route ${path}`);
   });
 
   it("refuses the same path twice", () => {
-    expect(() => opsPaths([route("/__reset"), route("/__reset")], "/v1")).toThrow("/__reset");
+    expect(() => opsPaths([route("/__reset"), route("/__reset")], ["/v1"])).toThrow("/__reset");
   });
 });

@@ -55,12 +55,19 @@ const OPS_ALLOW = "GET, HEAD, OPTIONS";
 
 /**
  * The paths of the ops routes: the engine's and `own`; throws naming a path of `own` that is one
- * of the engine's, repeats another, or lies under `basePath` (the contract's paths live there).
+ * of the engine's, repeats another, or lies under one of `basePaths` (the contract's paths live
+ * there; under a base path of "" an own route may share the root with the contract's paths, and
+ * the contract's operation wins where one has the same path).
  */
-export function opsPaths(own: readonly OpsRoute[], basePath: string): ReadonlySet<string> {
+export function opsPaths(
+  own: readonly OpsRoute[],
+  basePaths: readonly string[],
+): ReadonlySet<string> {
   const paths = new Set(OPS_PATHS);
   for (const { path } of own) {
-    const underApi = basePath !== "" && (path === basePath || path.startsWith(`${basePath}/`));
+    const underApi = basePaths.some(
+      (base) => base !== "" && (path === base || path.startsWith(`${base}/`)),
+    );
     if (paths.has(path) || underApi || !path.startsWith("/")) {
       throw new Error(`ops route ${path}: taken, or not a path outside the base path`);
     }

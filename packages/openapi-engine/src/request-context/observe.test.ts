@@ -41,7 +41,7 @@ const settled = async (done: () => boolean) => {
 
 /** An app observed with `logger` and `metrics`, whose routes answer 204, or never (/hang). */
 async function observedApp(logger: pino.Logger, metrics?: EngineMetrics) {
-  const observe = observeRequests(logger, metrics && measureRequests(metrics, contract.basePath));
+  const observe = observeRequests(logger, metrics && measureRequests(metrics, contract.basePaths));
   const closeListeners: number[] = [];
   const app = express();
   if (observe) app.use(observe);

@@ -1,7 +1,8 @@
 /**
- * The router: the first step under the base path. It resolves the request to an operation of
- * the contract once, before any credential or body is read, puts that operation's compiled
- * object on `res.locals.operation` and its path values on `req.params` (as sent, percent-encoded:
+ * The router: the API's entry, the first step after the steps every request takes. A request
+ * whose path lies under one of the contract's base paths is resolved to an operation once,
+ * before any credential or body is read: the router puts that operation's compiled object on
+ * `res.locals.operation` and its path values on `req.params` (as sent, percent-encoded:
  * validation decodes them), and hands the request to one of three lifecycles:
  *
  * - `operation`: a method the path declares (HEAD runs the path's GET);
@@ -10,6 +11,14 @@
  *   is set on `res.locals.unmatched`, not raised: the credential check and rate limiting still
  *   come first, as the contract's precedence requires (a keyless request to an unknown path
  *   gets 401, counted).
+ *
+ * Every other request (`next()`) goes on to the app's later layers: the ops routes and their
+ * 404. The router finds the base path itself instead of being mounted with Express's
+ * `app.use(path, …)`: a mount costs every API request a second layer, a path match, and
+ * `req.url` cut and restored (which makes Express parse it again), and it takes one base path
+ * where a contract's `servers` may give several.
+ *
+ * @see https://spec.openapis.org/oas/v3.1.1#server-object
  */
 import type { NextFunction, Request, Response } from "express";
 import { type EngineError, engineErrors } from "../errors.js";
@@ -42,11 +51,46 @@ export interface RouterBranches<Op, Before extends object> {
   unmatched: Branch<Before & Unmatched>;
 }
 
-/** The router over `table` (mounted on the base path, after steps that set `Before`). */
+/** Where the API lives, as the router needs it. */
+export interface ApiPlace {
+  /**
+   * The contract's base paths (`/v1`; "" for the root), each without a trailing slash. Matched
+   * without regard to case, as Express's own mount matches.
+   */
+  basePaths: readonly string[];
+  /**
+   * Paths outside the contract that an API at the root must leave to the app's later layers
+   * (the ops routes): with a base path of "", every path is under the API.
+   */
+  outside?: ReadonlySet<string> | undefined;
+}
+
+/**
+ * The base path `path` lies under (as sent, for `req.baseUrl`), or undefined. Longest first, so
+ * `/v1/admin` wins over `/v1`; "" takes every path.
+ */
+function baseOf(path: string, basePaths: readonly string[]): string | undefined {
+  for (const base of basePaths) {
+    if (base === "") return "";
+    const n = base.length;
+    if (path.length > n && path.charCodeAt(n) !== 47 /* "/" */) continue;
+    const head = path.slice(0, n);
+    if (head === base || head.toLowerCase() === base.toLowerCase()) return head;
+  }
+  return undefined;
+}
+
+/**
+ * The router over `table`, after steps that set `Before`. Without `place` the request's path is
+ * taken as it is (the router mounted by the caller, as the validation tests' harness does).
+ */
 export function router<Op extends RoutedOperation, Before extends object>(
   table: PathEntry<Op>[],
   branches: RouterBranches<Op, Before>,
+  place: ApiPlace = { basePaths: [""] },
 ) {
+  const basePaths = [...place.basePaths].sort((a, b) => b.length - a.length);
+  const outside = place.outside;
   const lifecycles = new Map<Op, Branch<Before & Routed<Op>>>();
   for (const entry of table) {
     for (const operation of entry.byMethod.values()) {
@@ -54,7 +98,15 @@ export function router<Op extends RoutedOperation, Before extends object>(
     }
   }
   return function route(req: Request, res: Response, next: NextFunction): void {
-    const path = req.path;
+    const full = req.path;
+    const base = baseOf(full, basePaths);
+    if (base === undefined) {
+      next();
+      return;
+    }
+    // `/v1` alone is the API's root, `/` under it, as a mount sees it.
+    const path = full.length === base.length ? "/" : full.slice(base.length);
+    req.baseUrl = base;
     for (const entry of table) {
       const match = entry.pattern.exec(path);
       if (match === null) continue;
@@ -80,7 +132,12 @@ export function router<Op extends RoutedOperation, Before extends object>(
       }
       return;
     }
-    (res.locals as Unmatched).unmatched = engineErrors.noSuchPath(req.baseUrl + path);
+    if (outside?.has(full)) {
+      req.baseUrl = "";
+      next();
+      return;
+    }
+    (res.locals as Unmatched).unmatched = engineErrors.noSuchPath(base + path);
     branches.unmatched(req, res, next);
   };
 }
