@@ -49,7 +49,7 @@ const FLAGS = {
 };
 
 /** The flags of one mode only, and the variable each also reads. */
-const PRISM_ONLY = { dynamic: "MOCK_DYNAMIC", seed: "MOCK_SEED" };
+const PRISM_ONLY = { dynamic: "MOCK_DYNAMIC" };
 const STATEFUL_ONLY = {
   plan: "MOCK_PLAN",
   "per-minute": "MOCK_PER_MINUTE",
@@ -98,6 +98,13 @@ function statefulSettings(flags, env) {
   const perDay = limit(setting(flags, env, "per-day", STATEFUL_ONLY["per-day"]), "per-day");
   if (typeof perMinute === "string") return perMinute;
   if (typeof perDay === "string") return perDay;
+  // `--seed` is Prism's seed for generated data (text); with --stateful it counts the items to
+  // synthesize per resource, read from MOCK_SEED_COUNT (MOCK_SEED stays Prism's).
+  const seedText = setting(flags, env, "seed", "MOCK_SEED_COUNT");
+  if (seedText !== undefined && !/^\d+$/.test(String(seedText))) {
+    return `--seed applies to the Prism mode as text; with --stateful it is a whole number of items to make per resource, not "${seedText}"`;
+  }
+  const seedCount = seedText === undefined ? undefined : Number(seedText);
   const nowText = setting(flags, env, "now", STATEFUL_ONLY.now);
   const now = nowText === undefined ? undefined : Date.parse(String(nowText));
   if (now !== undefined && !Number.isFinite(now)) {
@@ -108,6 +115,7 @@ function statefulSettings(flags, env) {
     ...(perMinute ? { perMinute } : {}),
     ...(perDay ? { perDay } : {}),
     ...(now !== undefined ? { now } : {}),
+    ...(seedCount ? { seedCount } : {}),
   };
 }
 
