@@ -7,12 +7,7 @@
 //
 // @see https://docs.stoplight.io/docs/prism/docs/guides/01-mocking.md (Prefer)
 // @see https://spec.openapis.org/oas/v3.1.1#example-object
-import {
-  deref,
-  documentedResponses,
-  isJsonObject,
-  responseForStatus,
-} from "@animal-store/openapi";
+import { deref, documentedResponses, isJsonObject, responseForStatus } from "@animal-store/openapi";
 import { EngineError } from "@animal-store/openapi-engine";
 import { sample } from "openapi-sampler";
 import { jsonMediaOf } from "./resources.mjs";
@@ -38,7 +33,7 @@ export function parsePrefer(header) {
   for (const part of text.split(/[,;]/)) {
     const match = /^\s*([a-zA-Z]+)\s*=\s*"?([^"]*)"?\s*$/.exec(part);
     if (!match) continue;
-    const [, name, value] = /** @type {[string, string, string]} */ (match);
+    const [, name = "", value = ""] = match;
     if (name === "code" && /^[1-5]\d\d$/.test(value)) preference.code = Number(value);
     else if (name === "example" && value !== "") preference.example = value;
     else if (name === "dynamic") preference.dynamic = value === "true";
@@ -56,24 +51,30 @@ export function choosesAnswer(/** @type {Preference} */ preference) {
 /** A value for `schema` (the contract's own example first, else built from the types). */
 export function synthesize(/** @type {OpenApiDocument} */ spec, /** @type {unknown} */ schema) {
   if (!isJsonObject(schema)) return undefined;
-  return sample(/** @type {any} */ (schema), { skipReadOnly: false, skipWriteOnly: true, quiet: true }, spec);
+  return sample(
+    /** @type {any} */ (schema),
+    { skipReadOnly: false, skipWriteOnly: true, quiet: true },
+    spec,
+  );
 }
 
 /** The named examples of a media type, `$ref`s resolved, in the contract's order. */
 function namedExamples(/** @type {OpenApiDocument} */ spec, /** @type {Json | undefined} */ media) {
   const examples = isJsonObject(media?.examples) ? media.examples : {};
-  return new Map(
-    Object.entries(examples).map(([name, raw]) => [name, deref(spec, raw)?.value]),
-  );
+  return new Map(Object.entries(examples).map(([name, raw]) => [name, deref(spec, raw)?.value]));
 }
 
 /** The first example a media type gives: its first named example, `example`, or the schema's. */
-function firstExampleOf(/** @type {OpenApiDocument} */ spec, /** @type {Json | undefined} */ media) {
+function firstExampleOf(
+  /** @type {OpenApiDocument} */ spec,
+  /** @type {Json | undefined} */ media,
+) {
   const [first] = namedExamples(spec, media).values();
   if (first !== undefined) return { value: first };
   if (media?.example !== undefined) return { value: media.example };
   const schema = deref(spec, media?.schema);
-  if (Array.isArray(schema?.examples) && schema.examples.length > 0) return { value: schema.examples[0] };
+  if (Array.isArray(schema?.examples) && schema.examples.length > 0)
+    return { value: schema.examples[0] };
   return undefined;
 }
 
@@ -113,8 +114,7 @@ export function compileStaticAnswers(spec, op) {
   const responses = documentedResponses(spec, op);
   const rawResponses = /** @type {Json} */ (op.operation.responses ?? {});
   const numbered = responses.filter((r) => /^\d{3}$/.test(r.status));
-  const preferred =
-    numbered.find((r) => /^2\d\d$/.test(r.status)) ?? numbered[0] ?? responses[0];
+  const preferred = numbered.find((r) => /^2\d\d$/.test(r.status)) ?? numbered[0] ?? responses[0];
   const headers = new Map(responses.map((r) => [r, headersOf(spec, rawResponses[r.status])]));
   const statuses = responses.map((r) => r.status).join(", ");
 
@@ -148,5 +148,8 @@ export function compileStaticAnswers(spec, op) {
     }
     return { status, body, headers: headers.get(response) ?? {} };
   }
-  return { answer, documents: (/** @type {number} */ status) => responseForStatus(responses, status) !== undefined };
+  return {
+    answer,
+    documents: (/** @type {number} */ status) => responseForStatus(responses, status) !== undefined,
+  };
 }

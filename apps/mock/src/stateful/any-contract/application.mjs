@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { deref, firstExample, isJsonObject, specOperations } from "@animal-store/openapi";
 import { EngineError } from "@animal-store/openapi-engine";
+import { JSONSchemaFaker } from "json-schema-faker";
 import { choosesAnswer, compileStaticAnswers, parsePrefer, synthesize } from "./answers.mjs";
 import { currentRequest, followRequests } from "./request-context.mjs";
 import { inferResources, successOf } from "./resources.mjs";
@@ -26,7 +27,7 @@ import { inferResources, successOf } from "./resources.mjs";
  * The store: the engine's API keys (the mock's key policy issues one, to check the plan) and
  * each resource's items, in memory.
  */
-class MemoryStore {
+export class MemoryStore {
   engine = /** @type {const} */ ("sqlite");
   /** @type {Map<string, ApiKeyRecord & { keyHash: string }>} */
   keys = new Map();
@@ -48,42 +49,74 @@ class MemoryStore {
   }
 
   collection(/** @type {Resource} */ resource) {
-    let found = this.collections.get(resource);
-    if (!found) this.collections.set(resource, (found = { entries: new Map(), seq: 0 }));
-    return found;
+    const found = this.collections.get(resource);
+    if (found) return found;
+    /** @type {Collection} */
+    const made = { entries: new Map(), seq: 0 };
+    this.collections.set(resource, made);
+    return made;
   }
 
-  /** A new id that fits the item path parameter's schema (README: ids). */
+  /**
+   * A new id that fits the item path parameter's schema (README: ids).
+   * @returns {unknown}
+   */
   newId(/** @type {Resource} */ resource) {
     const schema = resource.idSchema;
     const entries = [...this.collection(resource).entries.values()];
     if (schema.type === "integer" || schema.type === "number") {
       const floor = typeof schema.minimum === "number" ? schema.minimum : 1;
-      const highest = Math.max(floor - 1, ...entries.map((e) => Number(e.id)).filter(Number.isFinite));
+      const highest = Math.max(
+        floor - 1,
+        ...entries.map((e) => Number(e.id)).filter(Number.isFinite),
+      );
       return highest + 1;
     }
-    const plain = schema.pattern === undefined && (schema.format === undefined || schema.format === "uuid");
+    const plain =
+      schema.pattern === undefined && (schema.format === undefined || schema.format === "uuid");
     if (plain && (schema.maxLength === undefined || schema.maxLength >= 36)) return randomUUID();
-    return synthesize({}, schema);
+    // A pattern or another format: a random value that fits it (json-schema-faker, Prism's own
+    // generator, builds strings from patterns), drawn again while it is taken.
+    const taken = new Set(entries.map((e) => String(e.id)));
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const id = JSONSchemaFaker.generate(/** @type {any} */ (schema));
+      if (!taken.has(String(id))) return id;
+    }
+    throw new Error(`no free id fits ${JSON.stringify(schema)}`);
   }
 
   /** Stores `item` under `id` in `scope` (in place when it is there, else last). */
-  put(/** @type {Resource} */ resource, /** @type {Json} */ scope, /** @type {unknown} */ id, /** @type {Json} */ item) {
+  put(
+    /** @type {Resource} */ resource,
+    /** @type {Json} */ scope,
+    /** @type {unknown} */ id,
+    /** @type {Json} */ item,
+  ) {
     const collection = this.collection(resource);
     const scopeKey = scopeKeyOf(resource, scope);
     const key = `${scopeKey}\u0000${String(id)}`;
-    const stored = resource.idProperty === undefined ? item : { ...item, [resource.idProperty]: id };
+    const stored =
+      resource.idProperty === undefined ? item : { ...item, [resource.idProperty]: id };
     const before = collection.entries.get(key);
-    collection.entries.set(key, { seq: before?.seq ?? ++collection.seq, scope: scopeKey, id, item: stored });
+    collection.entries.set(key, {
+      seq: before?.seq ?? ++collection.seq,
+      scope: scopeKey,
+      id,
+      item: stored,
+    });
     return stored;
   }
 
   get(/** @type {Resource} */ resource, /** @type {Json} */ scope, /** @type {unknown} */ id) {
-    return this.collection(resource).entries.get(`${scopeKeyOf(resource, scope)}\u0000${String(id)}`);
+    return this.collection(resource).entries.get(
+      `${scopeKeyOf(resource, scope)}\u0000${String(id)}`,
+    );
   }
 
   remove(/** @type {Resource} */ resource, /** @type {Json} */ scope, /** @type {unknown} */ id) {
-    return this.collection(resource).entries.delete(`${scopeKeyOf(resource, scope)}\u0000${String(id)}`);
+    return this.collection(resource).entries.delete(
+      `${scopeKeyOf(resource, scope)}\u0000${String(id)}`,
+    );
   }
 
   /** The items of `scope`, in the order they were stored. */
@@ -93,26 +126,31 @@ class MemoryStore {
   }
 
   // The engine's API keys (ApiKeyStore) and its lifecycle (StoreLifecycle).
+  /** @returns {Promise<ApiKeyRecord>} */
   async insertApiKey(/** @type {import("@animal-store/openapi-engine/storage").NewApiKey} */ key) {
     const record = { ...key, revokedAt: null };
     this.keys.set(key.keyHash, record);
     const { keyHash: _hash, ...rest } = record;
     return rest;
   }
+  /** @returns {Promise<ApiKeyRecord | null>} */
   async findApiKeyByHash(/** @type {string} */ keyHash) {
     const found = this.keys.get(keyHash);
     if (!found) return null;
     const { keyHash: _hash, ...rest } = found;
     return rest;
   }
+  /** @returns {Promise<ApiKeyRecord[]>} */
   async listApiKeys() {
     return [...this.keys.values()].map(({ keyHash: _hash, ...rest }) => rest);
   }
+  /** @returns {Promise<{ keyHash: string, record: ApiKeyRecord }[]>} */
   async listUsableApiKeys() {
     return [...this.keys.values()]
       .filter((k) => k.revokedAt === null)
       .map(({ keyHash, ...record }) => ({ keyHash, record }));
   }
+  /** @returns {Promise<ApiKeyRecord | null>} */
   async revokeApiKey(/** @type {string} */ id, /** @type {string} */ revokedAt) {
     const found = [...this.keys.values()].find((k) => k.id === id);
     if (!found) return null;
@@ -120,10 +158,13 @@ class MemoryStore {
     const { keyHash: _hash, ...rest } = found;
     return rest;
   }
+  /** @returns {Promise<number>} */
   async countApiKeys() {
     return this.keys.size;
   }
+  /** @returns {Promise<void>} */
   async check() {}
+  /** @returns {Promise<void>} */
   async close() {}
 }
 
@@ -144,11 +185,19 @@ function completed(
   const missing = required.filter((name) => !Object.hasOwn(sent, name));
   if (missing.length === 0) return { ...sent };
   const made = before ?? /** @type {Json} */ (synthesize(spec, resource.itemSchema) ?? {});
-  return { ...Object.fromEntries(missing.filter((n) => Object.hasOwn(made, n)).map((n) => [n, made[n]])), ...sent };
+  return {
+    ...Object.fromEntries(missing.filter((n) => Object.hasOwn(made, n)).map((n) => [n, made[n]])),
+    ...sent,
+  };
 }
 
-/** Whether an item's value matches a filter's (a list value matches any of its members). */
-function matches(/** @type {unknown} */ value, /** @type {unknown} */ wanted) {
+/**
+ * Whether an item's value matches a filter's (a list value matches any of its members).
+ * @param {unknown} value
+ * @param {unknown} wanted
+ * @returns {boolean}
+ */
+function matches(value, wanted) {
   if (Array.isArray(wanted)) return wanted.some((w) => matches(value, w));
   if (Array.isArray(value)) return value.some((v) => matches(v, wanted));
   return value === wanted || String(value) === String(wanted);
@@ -158,7 +207,8 @@ function matches(/** @type {unknown} */ value, /** @type {unknown} */ wanted) {
 const cursorOf = (/** @type {number} */ seq) => Buffer.from(`after:${seq}`).toString("base64url");
 function positionOf(/** @type {string} */ cursor, /** @type {string} */ parameter) {
   const match = /^after:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!match) throw new EngineError("validation_failed", `query/${parameter} is not a cursor this mock gave`);
+  if (!match)
+    throw new EngineError("validation_failed", `query/${parameter} is not a cursor this mock gave`);
   return Number(match[1]);
 }
 
@@ -169,14 +219,19 @@ function examplesOf(/** @type {OpenApiDocument} */ spec, /** @type {Resource} */
   const seen = new Set();
   const add = (/** @type {unknown} */ value) => {
     if (!isJsonObject(value)) return;
-    const key = resource.idProperty === undefined ? JSON.stringify(value) : String(value[resource.idProperty]);
+    const key =
+      resource.idProperty === undefined
+        ? JSON.stringify(value)
+        : String(value[resource.idProperty]);
     if (resource.idProperty !== undefined && value[resource.idProperty] === undefined) return;
     if (seen.has(key)) return;
     seen.add(key);
     items.push(value);
   };
   const valuesOf = (/** @type {Json} */ media) => [
-    ...Object.values(isJsonObject(media?.examples) ? media.examples : {}).map((e) => deref(spec, e)?.value),
+    ...Object.values(isJsonObject(media?.examples) ? media.examples : {}).map(
+      (e) => deref(spec, e)?.value,
+    ),
     ...(media?.example === undefined ? [] : [media.example]),
   ];
   // The list's examples first: their order is the order a list shows.
@@ -184,13 +239,14 @@ function examplesOf(/** @type {OpenApiDocument} */ spec, /** @type {Resource} */
   const listed = list && successOf(spec, list);
   const listMedia = listed && Object.values(listed.response.content)[0];
   for (const value of listMedia ? valuesOf(listMedia) : []) {
-    const array = resource.list?.itemsProperty === undefined ? value : value?.[resource.list.itemsProperty];
+    const array =
+      resource.list?.itemsProperty === undefined ? value : value?.[resource.list.itemsProperty];
     if (Array.isArray(array)) for (const item of array) add(item);
   }
   for (const op of Object.values(single)) {
     const success = op && successOf(spec, op);
     const media = success && Object.values(success.response.content)[0];
-    if (success?.schema?.type === "object") for (const value of valuesOf(media)) add(value);
+    if (success?.schema?.type === "object") for (const value of valuesOf(media ?? {})) add(value);
   }
   return items;
 }
@@ -201,17 +257,27 @@ function seedScopeOf(/** @type {OpenApiDocument} */ spec, /** @type {Resource} *
   return Object.fromEntries(
     resource.scopeParameters.map((name) => {
       const parameter = parameters.find((p) => p.in === "path" && p.name === name);
-      return [name, firstExample(spec, parameter) ?? synthesize(spec, deref(spec, parameter?.schema))];
+      return [
+        name,
+        firstExample(spec, /** @type {Json} */ (parameter)) ??
+          synthesize(spec, deref(spec, parameter?.schema)),
+      ];
     }),
   );
 }
 
 /** `count` items of `resource` synthesized from its schema, each enum property cycling its values. */
-function synthesizedItems(/** @type {OpenApiDocument} */ spec, /** @type {Resource} */ resource, /** @type {number} */ count) {
+function synthesizedItems(
+  /** @type {OpenApiDocument} */ spec,
+  /** @type {Resource} */ resource,
+  /** @type {number} */ count,
+) {
   const base = /** @type {Json} */ (synthesize(spec, resource.itemSchema) ?? {});
-  const properties = isJsonObject(resource.itemSchema.properties) ? resource.itemSchema.properties : {};
+  const properties = isJsonObject(resource.itemSchema.properties)
+    ? resource.itemSchema.properties
+    : {};
   const enums = Object.entries(properties)
-    .map(([name, raw]) => /** @type {const} */ ([name, deref(spec, raw)?.enum]))
+    .map(([name, raw]) => /** @type {[string, unknown[]]} */ ([name, deref(spec, raw)?.enum]))
     .filter(([, values]) => Array.isArray(values) && values.length > 0);
   return Array.from({ length: count }, (_, i) => {
     const item = { ...base };
@@ -233,7 +299,10 @@ export function anyContractApplication(loaded, options = {}) {
   const resources = inferResources(spec);
   const byOperation = new Map(
     resources.flatMap((resource) =>
-      Object.entries(resource.operations).map(([role, op]) => [op?.operationId, { resource, role }]),
+      Object.entries(resource.operations).map(([role, op]) => [
+        op?.operationId,
+        { resource, role },
+      ]),
     ),
   );
   const examples = new Map(resources.map((r) => [r, examplesOf(spec, r)]));
@@ -242,9 +311,10 @@ export function anyContractApplication(loaded, options = {}) {
   const seedItems = () =>
     resources.flatMap((resource) => {
       const scope = seedScopeOf(spec, resource);
-      return [...(examples.get(resource) ?? []), ...synthesizedItems(spec, resource, options.seedCount ?? 0)].map(
-        (item) => ({ resource, scope, item }),
-      );
+      return [
+        ...(examples.get(resource) ?? []),
+        ...synthesizedItems(spec, resource, options.seedCount ?? 0),
+      ].map((item) => ({ resource, scope, item }));
     });
 
   /** @type {MemoryStore[]} */
@@ -254,7 +324,10 @@ export function anyContractApplication(loaded, options = {}) {
     stores.push(store);
     return store;
   };
-  const slug = String(spec.info?.title ?? "api").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const slug = String(spec.info?.title ?? "api")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
   /** @type {import("@animal-store/openapi-engine").Application<MemoryStore>} */
   const application = {
@@ -273,17 +346,25 @@ export function anyContractApplication(loaded, options = {}) {
   };
 
   /** Every operation's handler over `store`. */
-  function handlersOver(/** @type {MemoryStore} */ store, /** @type {OpenApiDocument} */ served, /** @type {string} */ basePath) {
+  function handlersOver(
+    /** @type {MemoryStore} */ store,
+    /** @type {OpenApiDocument} */ served,
+    /** @type {string} */ basePath,
+  ) {
     /** @type {Record<string, Function>} */
     const handlers = {};
     for (const op of specOperations(served)) {
       const statics = compileStaticAnswers(served, op);
       const found = byOperation.get(op.operationId);
-      const stateful = found && roleHandler(store, served, basePath, op, found.resource, found.role, statics);
+      const stateful =
+        found && roleHandler(store, served, basePath, op, found.resource, found.role, statics);
       handlers[op.operationId] = async (/** @type {any} */ request) => {
         const context = currentRequest();
         const preference = parsePrefer(context?.request.headers.prefer);
-        const answer = stateful && !choosesAnswer(preference) ? await stateful(request) : statics.answer(preference);
+        const answer =
+          stateful && !choosesAnswer(preference)
+            ? await stateful(request)
+            : statics.answer(preference);
         return request.reply(answer.status, answer.body, unsetHeaders(answer.headers));
       };
     }
@@ -305,18 +386,26 @@ export function anyContractApplication(loaded, options = {}) {
     const answersItem = success?.schema?.type === "object";
     const documented = statics.answer();
     const headers = documented.status === status ? documented.headers : {};
-    const answer = (/** @type {Json | undefined} */ item, /** @type {Record<string, string>} */ extra = {}) => ({
+    const answer = (
+      /** @type {Json | undefined} */ item,
+      /** @type {Record<string, string>} */ extra = {},
+    ) => ({
       status,
       body: answersItem ? item : undefined,
       headers: { ...headers, ...extra },
     });
-    const idOf = (/** @type {Json} */ params) => params[/** @type {string} */ (resource.idParameter)];
+    const idOf = (/** @type {Json} */ params) =>
+      params[/** @type {string} */ (resource.idParameter)];
     const missing = (/** @type {Json} */ params) => {
       // An operation that documents no 404 answers an unknown id as Prism would: its example.
       if (!statics.documents(404)) return statics.answer();
       const name = resource.itemPath ?? resource.name;
-      throw new EngineError("not_found", `Nothing at ${name} with ${resource.idParameter} ${String(idOf(params))}`);
+      throw new EngineError(
+        "not_found",
+        `Nothing at ${name} with ${resource.idParameter} ${String(idOf(params))}`,
+      );
     };
+    /** @returns {Record<string, string>} */
     const locationOf = (/** @type {Json} */ params, /** @type {unknown} */ id) =>
       resource.itemPath === undefined
         ? {}
@@ -332,7 +421,12 @@ export function anyContractApplication(loaded, options = {}) {
       case "create":
         return async (/** @type {any} */ { params, body }) => {
           const id = store.newId(resource);
-          const item = store.put(resource, params, id, completed(served, resource, body, undefined));
+          const item = store.put(
+            resource,
+            params,
+            id,
+            completed(served, resource, body, undefined),
+          );
           return answer(item, declared("location") ? locationOf(params, id) : {});
         };
       case "read":
@@ -359,7 +453,8 @@ export function anyContractApplication(loaded, options = {}) {
           return answer(entry.item);
         };
       case "list":
-        return async (/** @type {any} */ { params, query }) => listPage(store, served, resource, params, query, headers);
+        return async (/** @type {any} */ { params, query }) =>
+          listPage(store, served, resource, params, query, headers);
       default:
         return undefined;
     }
@@ -392,13 +487,22 @@ function listPage(
   const { paging } = resource;
   const filtered = store
     .list(resource, params)
-    .filter((entry) => resource.filters.every((name) => query[name] === undefined || matches(entry.item[name], query[name])));
+    .filter((entry) =>
+      resource.filters.every(
+        (name) => query[name] === undefined || matches(entry.item[name], query[name]),
+      ),
+    );
   const requested = paging.sizeParameter === undefined ? undefined : query[paging.sizeParameter];
-  const size = Math.min(typeof requested === "number" ? requested : paging.defaultSize, shape.maxItems ?? Number.MAX_SAFE_INTEGER);
-  const position = paging.positionParameter === undefined ? undefined : query[paging.positionParameter];
+  const size = Math.min(
+    typeof requested === "number" ? requested : paging.defaultSize,
+    shape.maxItems ?? Number.MAX_SAFE_INTEGER,
+  );
+  const position =
+    paging.positionParameter === undefined ? undefined : query[paging.positionParameter];
   let start = 0;
   if (paging.style === "offset" && typeof position === "number") start = position;
-  if (paging.style === "page" && typeof position === "number") start = (position - paging.firstPage) * size;
+  if (paging.style === "page" && typeof position === "number")
+    start = (position - paging.firstPage) * size;
   if (paging.style === "cursor" && position !== undefined) {
     const after = positionOf(String(position), /** @type {string} */ (paging.positionParameter));
     start = filtered.findIndex((entry) => entry.seq > after);
@@ -411,7 +515,8 @@ function listPage(
   let next;
   if (more && paging.style === "cursor" && last) next = cursorOf(last.seq);
   else if (more && paging.style === "offset") next = start + size;
-  else if (more && paging.style === "page") next = (typeof position === "number" ? position : paging.firstPage) + 1;
+  else if (more && paging.style === "page")
+    next = (typeof position === "number" ? position : paging.firstPage) + 1;
   /** @type {Record<string, string>} */
   const headers = Object.fromEntries(
     Object.entries(documentedHeaders).filter(([name]) => name.toLowerCase() !== "link"),
@@ -432,14 +537,17 @@ function listPage(
   const required = new Set(Array.isArray(envelope.required) ? envelope.required : []);
   const made = /** @type {Json} */ (synthesize(spec, envelope) ?? {});
   /** @type {Json} */
-  const body = Object.fromEntries([...required].filter((n) => Object.hasOwn(made, n)).map((n) => [n, made[n]]));
+  const body = Object.fromEntries(
+    [...required].filter((n) => Object.hasOwn(made, n)).map((n) => [n, made[n]]),
+  );
   body[shape.itemsProperty] = items;
   const { meta } = shape;
   if (meta.total) body[meta.total] = filtered.length;
   if (meta.hasMore) body[meta.hasMore] = more;
   if (meta.offset) body[meta.offset] = start;
   if (meta.size) body[meta.size] = size;
-  if (meta.page && paging.style === "page") body[meta.page] = typeof position === "number" ? position : paging.firstPage;
+  if (meta.page && paging.style === "page")
+    body[meta.page] = typeof position === "number" ? position : paging.firstPage;
   if (meta.next) {
     const schema = deref(spec, envelope.properties[meta.next]);
     const value = schema?.type === "string" && paging.style !== "cursor" ? nextUrl : next;

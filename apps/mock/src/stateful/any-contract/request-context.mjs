@@ -8,7 +8,7 @@
 // step and handler it awaits, runs in.
 // @see https://nodejs.org/api/diagnostics_channel.html#built-in-channels
 import { AsyncLocalStorage } from "node:async_hooks";
-import diagnostics from "node:diagnostics_channel";
+import * as diagnostics from "node:diagnostics_channel";
 
 /**
  * @typedef {object} CurrentRequest

@@ -61,16 +61,60 @@ import { deref, documentedResponses, isJsonObject, specOperations } from "@anima
 
 /** The page size's names; then the offset's, the page number's and the cursor's. */
 export const PAGING_NAMES = {
-  size: ["limit", "pageSize", "page_size", "page-size", "perPage", "per_page", "per-page", "size", "count", "maxResults", "max_results", "top"],
+  size: [
+    "limit",
+    "pageSize",
+    "page_size",
+    "page-size",
+    "perPage",
+    "per_page",
+    "per-page",
+    "size",
+    "count",
+    "maxResults",
+    "max_results",
+    "top",
+  ],
   offset: ["offset", "skip", "start"],
   page: ["page", "pageNumber", "page_number", "page-number"],
-  cursor: ["cursor", "after", "pageToken", "page_token", "page-token", "nextToken", "next_token", "continuationToken", "continuation", "startingAfter", "starting_after", "marker"],
+  cursor: [
+    "cursor",
+    "after",
+    "pageToken",
+    "page_token",
+    "page-token",
+    "nextToken",
+    "next_token",
+    "continuationToken",
+    "continuation",
+    "startingAfter",
+    "starting_after",
+    "marker",
+  ],
 };
 
 /** An envelope's properties, by role (the first name found wins). */
 export const META_NAMES = /** @type {Record<MetaRole, string[]>} */ ({
-  total: ["total", "totalCount", "total_count", "totalItems", "total_items", "totalResults", "total_results", "count"],
-  next: ["nextCursor", "next_cursor", "nextPageToken", "next_page_token", "nextToken", "next_token", "next", "cursor"],
+  total: [
+    "total",
+    "totalCount",
+    "total_count",
+    "totalItems",
+    "total_items",
+    "totalResults",
+    "total_results",
+    "count",
+  ],
+  next: [
+    "nextCursor",
+    "next_cursor",
+    "nextPageToken",
+    "next_page_token",
+    "nextToken",
+    "next_token",
+    "next",
+    "cursor",
+  ],
   hasMore: ["hasMore", "has_more", "more", "hasNext", "has_next"],
   offset: ["offset", "skip", "start"],
   size: ["limit", "pageSize", "page_size", "perPage", "per_page", "size"],
@@ -78,7 +122,12 @@ export const META_NAMES = /** @type {Record<MetaRole, string[]>} */ ({
 });
 
 const DEFAULT_PAGE_SIZE = 20;
-const ITEM_ROLES = /** @type {const} */ ({ GET: "read", PUT: "replace", PATCH: "update", DELETE: "remove" });
+const ITEM_ROLES = /** @type {const} */ ({
+  GET: "read",
+  PUT: "replace",
+  PATCH: "update",
+  DELETE: "remove",
+});
 
 /** The JSON media type of a content map: `application/json`, else the first `+json` one. */
 export function jsonMediaOf(/** @type {Record<string, Json> | undefined} */ content) {
@@ -96,19 +145,30 @@ export function successOf(/** @type {OpenApiDocument} */ spec, /** @type {SpecOp
   if (!response) return undefined;
   const media = jsonMediaOf(response.content);
   const schema = media ? deref(spec, media.media.schema) : undefined;
-  return { response, status: Number(response.status), schema: isJsonObject(schema) ? schema : undefined };
+  return {
+    response,
+    status: Number(response.status),
+    schema: isJsonObject(schema) ? schema : undefined,
+  };
 }
 
 /** The object schema of an item of a list answer, and where the array sits. */
 function listItems(/** @type {OpenApiDocument} */ spec, /** @type {Json | undefined} */ schema) {
   if (!schema) return undefined;
   if (schema.type === "array") {
-    return { items: deref(spec, schema.items), itemsProperty: undefined, envelope: undefined, array: schema };
+    return {
+      items: deref(spec, schema.items),
+      itemsProperty: undefined,
+      envelope: undefined,
+      array: schema,
+    };
   }
   if (!isJsonObject(schema.properties)) return undefined;
   const arrays = Object.entries(schema.properties)
     .map(([name, raw]) => /** @type {const} */ ([name, deref(spec, raw)]))
-    .filter(([, property]) => property.type === "array" && deref(spec, property.items)?.type === "object");
+    .filter(
+      ([, property]) => property.type === "array" && deref(spec, property.items)?.type === "object",
+    );
   if (arrays.length !== 1) return undefined;
   const [[name, array]] = /** @type {[[string, Json]]} */ (/** @type {unknown} */ (arrays));
   return { items: deref(spec, array.items), itemsProperty: name, envelope: schema, array };
@@ -146,7 +206,15 @@ function pagingOf(
   const cursor = firstOf(PAGING_NAMES.cursor, has);
   const pageSchema = page ? deref(spec, query.get(page)?.schema) : undefined;
   /** @type {Paging["style"]} */
-  const style = cursor ? "cursor" : offset ? "offset" : page ? "page" : sizeParameter ? "offset" : "none";
+  const style = cursor
+    ? "cursor"
+    : offset
+      ? "offset"
+      : page
+        ? "page"
+        : sizeParameter
+          ? "offset"
+          : "none";
   return {
     style,
     sizeParameter,
@@ -186,7 +254,9 @@ function parametersOf(/** @type {string} */ path) {
 /** The collection path and parameter of an item path (`/a/{x}/b/{y}` → `/a/{x}/b`, `y`). */
 function splitItemPath(/** @type {string} */ path) {
   const match = /^(.*)\/\{([^}/]+)\}$/.exec(path);
-  return match ? { collection: match[1] || "/", parameter: /** @type {string} */ (match[2]) } : undefined;
+  return match
+    ? { collection: match[1] || "/", parameter: /** @type {string} */ (match[2]) }
+    : undefined;
 }
 
 /** The property holding the id: the parameter's name, else `id`, else the one the service assigns. */
@@ -199,7 +269,10 @@ function idPropertyOf(
   const properties = isJsonObject(item.properties) ? item.properties : {};
   if (Object.hasOwn(properties, parameter)) return parameter;
   if (Object.hasOwn(properties, "id")) return "id";
-  const body = deref(spec, jsonMediaOf(create?.requestBody?.content)?.media.schema);
+  const body = deref(
+    spec,
+    jsonMediaOf(/** @type {Json | undefined} */ (create?.requestBody?.content))?.media.schema,
+  );
   const sent = isJsonObject(body?.properties) ? body.properties : {};
   const required = Array.isArray(item.required) ? item.required.map(String) : [];
   const assigned = required.filter((name) => !Object.hasOwn(sent, name));
@@ -226,9 +299,12 @@ export function inferResources(/** @type {OpenApiDocument} */ spec) {
   /** @type {Map<string, Partial<Record<Role, SpecOperation>> & { itemPath?: string, idParameter?: string }>} */
   const byCollection = new Map();
   const entry = (/** @type {string} */ collection) => {
-    let found = byCollection.get(collection);
-    if (!found) byCollection.set(collection, (found = {}));
-    return found;
+    const found = byCollection.get(collection);
+    if (found) return found;
+    /** @type {Partial<Record<Role, SpecOperation>> & { itemPath?: string, idParameter?: string }} */
+    const made = {};
+    byCollection.set(collection, made);
+    return made;
   };
   for (const op of operations) {
     const item = splitItemPath(op.path);
@@ -241,8 +317,13 @@ export function inferResources(/** @type {OpenApiDocument} */ spec) {
     }
   }
   for (const op of operations) {
-    if (op.method === "POST" && jsonMediaOf(op.requestBody?.content)) entry(op.path).create = op;
-    if (op.method === "GET" && listItems(spec, successOf(spec, op)?.schema)) entry(op.path).list = op;
+    if (
+      op.method === "POST" &&
+      jsonMediaOf(/** @type {Json | undefined} */ (op.requestBody?.content))
+    )
+      entry(op.path).create = op;
+    if (op.method === "GET" && listItems(spec, successOf(spec, op)?.schema))
+      entry(op.path).list = op;
   }
   /** @type {Resource[]} */
   const resources = [];
@@ -251,7 +332,9 @@ export function inferResources(/** @type {OpenApiDocument} */ spec) {
     if (!itemPath && !(ops.create && ops.list)) continue;
     const itemSchema = itemSchemaOf(spec, ops);
     if (!itemSchema) continue;
-    const properties = new Set(Object.keys(isJsonObject(itemSchema.properties) ? itemSchema.properties : {}));
+    const properties = new Set(
+      Object.keys(isJsonObject(itemSchema.properties) ? itemSchema.properties : {}),
+    );
     const list = ops.list && listShapeOf(spec, ops.list);
     const idParameterObject = [ops.read, ops.replace, ops.update, ops.remove]
       .find(Boolean)
