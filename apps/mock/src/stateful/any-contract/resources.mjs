@@ -139,12 +139,38 @@ export function jsonMediaOf(/** @type {Record<string, Json> | undefined} */ cont
   return name === undefined ? undefined : { name, media: /** @type {Json} */ (content[name]) };
 }
 
-/** The first documented 2xx answer of `op` and its JSON schema (resolved). */
+/**
+ * An object schema as one object: `$ref` resolved, `allOf` parts merged (their properties and
+ * required names); undefined when `raw` is no object schema.
+ * @param {OpenApiDocument} spec
+ * @param {unknown} raw
+ * @returns {Json | undefined}
+ */
+export function objectSchema(spec, raw) {
+  const schema = deref(spec, raw);
+  if (!isJsonObject(schema)) return undefined;
+  if (!Array.isArray(schema.allOf)) {
+    if (schema.type === "object") return schema;
+    return isJsonObject(schema.properties) ? { ...schema, type: "object" } : undefined;
+  }
+  const { allOf, ...own } = schema;
+  const parts = [own, ...allOf.map((part) => objectSchema(spec, part))];
+  if (parts.some((part) => part === undefined)) return undefined;
+  const objects = /** @type {Json[]} */ (parts);
+  return {
+    type: "object",
+    properties: Object.assign({}, ...objects.map((part) => part.properties ?? {})),
+    required: [...new Set(objects.flatMap((part) => part.required ?? []))],
+  };
+}
+
+/** The first documented 2xx answer of `op` and its JSON schema (resolved, `allOf` merged). */
 export function successOf(/** @type {OpenApiDocument} */ spec, /** @type {SpecOperation} */ op) {
   const response = documentedResponses(spec, op).find((r) => /^2\d\d$/.test(r.status));
   if (!response) return undefined;
   const media = jsonMediaOf(response.content);
-  const schema = media ? deref(spec, media.media.schema) : undefined;
+  const raw = media ? deref(spec, media.media.schema) : undefined;
+  const schema = objectSchema(spec, raw) ?? raw;
   return {
     response,
     status: Number(response.status),
@@ -157,7 +183,7 @@ function listItems(/** @type {OpenApiDocument} */ spec, /** @type {Json | undefi
   if (!schema) return undefined;
   if (schema.type === "array") {
     return {
-      items: deref(spec, schema.items),
+      items: objectSchema(spec, schema.items) ?? deref(spec, schema.items),
       itemsProperty: undefined,
       envelope: undefined,
       array: schema,
@@ -167,11 +193,12 @@ function listItems(/** @type {OpenApiDocument} */ spec, /** @type {Json | undefi
   const arrays = Object.entries(schema.properties)
     .map(([name, raw]) => /** @type {const} */ ([name, deref(spec, raw)]))
     .filter(
-      ([, property]) => property.type === "array" && deref(spec, property.items)?.type === "object",
+      ([, property]) =>
+        property.type === "array" && objectSchema(spec, property.items) !== undefined,
     );
   if (arrays.length !== 1) return undefined;
   const [[name, array]] = /** @type {[[string, Json]]} */ (/** @type {unknown} */ (arrays));
-  return { items: deref(spec, array.items), itemsProperty: name, envelope: schema, array };
+  return { items: objectSchema(spec, array.items), itemsProperty: name, envelope: schema, array };
 }
 
 /** The first of `names` that `has`. */
