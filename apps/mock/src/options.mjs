@@ -19,8 +19,8 @@ Prism (the default): the spec's named examples, Prefer headers
 --stateful (env MOCK_STATEFUL=1): the server's own engine and handlers over data in memory,
 seeded from the spec's examples; POST /__mock/reset puts the seed back. Any other contract
 (--spec) gets the any-contract application on the same engine: resources inferred from its paths
-  --seed <n>             that application only: n more items per resource, synthesized from the
-                         schemas, to page through (env MOCK_SEED_COUNT)
+  --seed <n>             n more items per resource, synthesized from the schemas, to page
+                         through (env MOCK_SEED_COUNT)
   --plan <name>          the plan every key is counted on (env MOCK_PLAN, default the spec's
                          x-rate-limit-anonymous-plan)
   --per-minute <n>       a key's own limits, as a custom plan's keys need

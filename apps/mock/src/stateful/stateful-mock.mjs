@@ -7,9 +7,16 @@
 // a malformed request are the server's own: it is the same engine with the same handlers.
 // Any other contract (`--spec`) runs on the same engine with the same key policy, but with the
 // any-contract application (`any-contract/`) in place of the server's handlers and store.
-import { loadBundledSpec, readSpec, specOperations, storedResources } from "@animal-store/openapi";
+import {
+  deref,
+  loadBundledSpec,
+  readSpec,
+  specOperations,
+  storedResources,
+} from "@animal-store/openapi";
 import { issueApiKey, startEngine } from "@animal-store/openapi-engine";
 import { animalStore, openSqliteStore } from "@animal-store/server";
+import { synthesizedObjects } from "./any-contract/answers.mjs";
 import { anyContractApplication } from "./any-contract/application.mjs";
 import { anyWellFormedKey } from "./key-policy.mjs";
 
@@ -39,6 +46,26 @@ export function seedOf(spec) {
     throw new Error(`the stateful mock stores one resource; the spec creates ${names}`);
   }
   return /** @type {import("@animal-store/openapi").StoredResource} */ (resources[0]);
+}
+
+/**
+ * `count` more items of the stored resource (`--seed <n>`), synthesized from its schema, with
+ * ids above the examples' highest: enough to page through.
+ * @param {import("@animal-store/openapi").OpenApiDocument} spec
+ * @param {import("@animal-store/openapi").StoredResource} seed
+ * @param {number} count
+ */
+function synthesizedSeed(spec, seed, count) {
+  if (count === 0) return [];
+  if (!seed.name.startsWith("#/")) {
+    throw new Error(`--seed <n> needs the stored resource's schema as a $ref (found ${seed.name})`);
+  }
+  const ids = seed.examples.map((item) => Number(item[seed.idProperty])).filter(Number.isFinite);
+  const highest = Math.max(0, ...ids);
+  return synthesizedObjects(spec, deref(spec, { $ref: seed.name }), count).map((item, i) => ({
+    ...item,
+    [seed.idProperty]: highest + 1 + i,
+  }));
 }
 
 /**
@@ -155,11 +182,11 @@ async function startAnyContractMock(loaded, options) {
 export async function startStatefulMock(options) {
   const loaded = options.specPath ? readSpec(options.specPath) : loadBundledSpec();
   if (!isAnimalStoreContract(loaded.spec)) return startAnyContractMock(loaded, options);
-  if (options.seedCount) {
-    throw new Error("--seed <n> applies to a contract other than the Animal Store's (--spec)");
-  }
   const seed = seedOf(loaded.spec);
-  const pets = /** @type {import("@animal-store/api-types").Pet[]} */ (seed.examples);
+  const pets = /** @type {import("@animal-store/api-types").Pet[]} */ ([
+    ...seed.examples,
+    ...synthesizedSeed(loaded.spec, seed, options.seedCount ?? 0),
+  ]);
   /** @type {import("@animal-store/server").SqliteStore | undefined} */
   let opened;
   /** @type {import("@animal-store/openapi-engine").Application<import("@animal-store/server").Store>} */
@@ -185,7 +212,7 @@ export async function startStatefulMock(options) {
   return {
     origin: server.url,
     url: `${server.url}${server.contract.basePath}`,
-    description: `${pets.length} examples of ${seed.name} as data, any key on the ${key.plan} plan (${key.perMinute ?? limits?.perMinute} a minute)`,
+    description: `${seed.examples.length} examples${pets.length > seed.examples.length ? ` and ${pets.length - seed.examples.length} synthesized items` : ""} of ${seed.name} as data, any key on the ${key.plan} plan (${key.perMinute ?? limits?.perMinute} a minute)`,
     resetUrl: `${server.url}${RESET_PATH}`,
     reset: async () => {
       reset();

@@ -58,6 +58,27 @@ export function synthesize(/** @type {OpenApiDocument} */ spec, /** @type {unkno
   );
 }
 
+/**
+ * `count` objects synthesized from an object schema, each enum property cycling its values (so
+ * every value of a filter finds some).
+ * @param {OpenApiDocument} spec
+ * @param {Json} schema
+ * @param {number} count
+ * @returns {Json[]}
+ */
+export function synthesizedObjects(spec, schema, count) {
+  const base = /** @type {Json} */ (synthesize(spec, schema) ?? {});
+  const properties = isJsonObject(schema.properties) ? schema.properties : {};
+  const enums = Object.entries(properties)
+    .map(([name, raw]) => /** @type {[string, unknown[]]} */ ([name, deref(spec, raw)?.enum]))
+    .filter(([, values]) => Array.isArray(values) && values.length > 0);
+  return Array.from({ length: count }, (_, i) => {
+    const item = { ...base };
+    for (const [name, values] of enums) item[name] = values[i % values.length];
+    return item;
+  });
+}
+
 /** The named examples of a media type, `$ref`s resolved, in the contract's order. */
 function namedExamples(/** @type {OpenApiDocument} */ spec, /** @type {Json | undefined} */ media) {
   const examples = isJsonObject(media?.examples) ? media.examples : {};

@@ -8,7 +8,13 @@ import { randomUUID } from "node:crypto";
 import { deref, firstExample, isJsonObject, specOperations } from "@animal-store/openapi";
 import { EngineError } from "@animal-store/openapi-engine";
 import { JSONSchemaFaker } from "json-schema-faker";
-import { choosesAnswer, compileStaticAnswers, parsePrefer, synthesize } from "./answers.mjs";
+import {
+  choosesAnswer,
+  compileStaticAnswers,
+  parsePrefer,
+  synthesize,
+  synthesizedObjects,
+} from "./answers.mjs";
 import { currentRequest, followRequests } from "./request-context.mjs";
 import { inferResources, successOf } from "./resources.mjs";
 
@@ -266,22 +272,13 @@ function seedScopeOf(/** @type {OpenApiDocument} */ spec, /** @type {Resource} *
   );
 }
 
-/** `count` items of `resource` synthesized from its schema, each enum property cycling its values. */
+/** `count` items of `resource` synthesized from its schema, without ids (the store gives them). */
 function synthesizedItems(
   /** @type {OpenApiDocument} */ spec,
   /** @type {Resource} */ resource,
   /** @type {number} */ count,
 ) {
-  const base = /** @type {Json} */ (synthesize(spec, resource.itemSchema) ?? {});
-  const properties = isJsonObject(resource.itemSchema.properties)
-    ? resource.itemSchema.properties
-    : {};
-  const enums = Object.entries(properties)
-    .map(([name, raw]) => /** @type {[string, unknown[]]} */ ([name, deref(spec, raw)?.enum]))
-    .filter(([, values]) => Array.isArray(values) && values.length > 0);
-  return Array.from({ length: count }, (_, i) => {
-    const item = { ...base };
-    for (const [name, values] of enums) item[name] = values[i % values.length];
+  return synthesizedObjects(spec, resource.itemSchema, count).map((item) => {
     if (resource.idProperty !== undefined) delete item[resource.idProperty];
     return item;
   });
