@@ -417,7 +417,9 @@ export function anyContractApplication(loaded, options = {}) {
     switch (role) {
       case "create":
         return async (/** @type {any} */ { params, body }) => {
-          const id = store.newId(resource);
+          // An id the client sent is kept (nothing a client sent is dropped); else one is made.
+          const sent = resource.idProperty === undefined ? undefined : body?.[resource.idProperty];
+          const id = sent ?? store.newId(resource);
           const item = store.put(
             resource,
             params,
