@@ -25,7 +25,9 @@ describe("pnpm mock --stateful --seed <n>", () => {
   async function everyPet(query: { status?: Pet["status"] } = {}) {
     const pets: Pet[] = [];
     let pages = 0;
-    for await (const page of client().pages("/pets", { params: { query: { ...query, limit: 5 } } })) {
+    for await (const page of client().pages("/pets", {
+      params: { query: { ...query, limit: 5 } },
+    })) {
       pets.push(...(page.data ?? []));
       pages++;
     }
@@ -61,7 +63,10 @@ describe("pnpm mock --stateful --seed <n>", () => {
     for (const status of enumOf("PetStatus") as Pet["status"][]) {
       const { pets } = await everyPet({ status });
       expect(pets, status).toEqual(all.filter((pet) => pet.status === status));
-      expect(pets.some((pet) => !examples.some((e) => e.id === pet.id)), status).toBe(true);
+      expect(
+        pets.some((pet) => !examples.some((e) => e.id === pet.id)),
+        status,
+      ).toBe(true);
     }
   });
 });
