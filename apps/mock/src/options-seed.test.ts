@@ -31,3 +31,19 @@ describe("--seed", () => {
     );
   });
 });
+
+describe("--any-contract", () => {
+  it("asks for the any-contract application, with --stateful only", () => {
+    expect(parseMockCommand(["--stateful", "--any-contract"], {})).toMatchObject({
+      kind: "run",
+      options: { stateful: true, anyContract: true },
+    });
+    expect(parseMockCommand(["--stateful"], { MOCK_ANY_CONTRACT: "1" })).toMatchObject({
+      options: { anyContract: true },
+    });
+    const prism = parseMockCommand(["--any-contract"], {});
+    expect(prism.kind === "error" && prism.message).toContain(
+      "--any-contract applies to --stateful only",
+    );
+  });
+});

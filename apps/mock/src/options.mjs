@@ -21,6 +21,8 @@ seeded from the spec's examples; POST /__mock/reset puts the seed back. Any othe
 (--spec) gets the any-contract application on the same engine: resources inferred from its paths
   --seed <n>             n more items per resource, synthesized from the schemas, to page
                          through (env MOCK_SEED_COUNT)
+  --any-contract         the any-contract application even on the Animal Store's contract, e.g.
+                         once a team's contract has replaced it (env MOCK_ANY_CONTRACT=1)
   --plan <name>          the plan every key is counted on (env MOCK_PLAN, default the spec's
                          x-rate-limit-anonymous-plan)
   --per-minute <n>       a key's own limits, as a custom plan's keys need
@@ -48,6 +50,7 @@ const FLAGS = {
   "per-minute": { type: "string" },
   "per-day": { type: "string" },
   now: { type: "string" },
+  "any-contract": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
 
@@ -58,6 +61,7 @@ const STATEFUL_ONLY = {
   "per-minute": "MOCK_PER_MINUTE",
   "per-day": "MOCK_PER_DAY",
   now: "MOCK_NOW",
+  "any-contract": "MOCK_ANY_CONTRACT",
 };
 
 /**
@@ -108,6 +112,8 @@ function statefulSettings(flags, env) {
     return `--seed applies to the Prism mode as text; with --stateful it is a whole number of items to make per resource, not "${seedText}"`;
   }
   const seedCount = seedText === undefined ? undefined : Number(seedText);
+  const anyContract =
+    Boolean(flags["any-contract"]) || TRUE.has((env.MOCK_ANY_CONTRACT ?? "").toLowerCase());
   const nowText = setting(flags, env, "now", STATEFUL_ONLY.now);
   const now = nowText === undefined ? undefined : Date.parse(String(nowText));
   if (now !== undefined && !Number.isFinite(now)) {
@@ -119,6 +125,7 @@ function statefulSettings(flags, env) {
     ...(perDay ? { perDay } : {}),
     ...(now !== undefined ? { now } : {}),
     ...(seedCount ? { seedCount } : {}),
+    ...(anyContract ? { anyContract } : {}),
   };
 }
 

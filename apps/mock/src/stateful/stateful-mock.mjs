@@ -181,7 +181,9 @@ async function startAnyContractMock(loaded, options) {
  */
 export async function startStatefulMock(options) {
   const loaded = options.specPath ? readSpec(options.specPath) : loadBundledSpec();
-  if (!isAnimalStoreContract(loaded.spec)) return startAnyContractMock(loaded, options);
+  if (options.anyContract || !isAnimalStoreContract(loaded.spec)) {
+    return startAnyContractMock(loaded, options);
+  }
   const seed = seedOf(loaded.spec);
   const pets = /** @type {import("@animal-store/api-types").Pet[]} */ ([
     ...seed.examples,
