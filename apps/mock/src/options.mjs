@@ -17,7 +17,12 @@ Prism (the default): the spec's named examples, Prefer headers
   --seed <text>          make generated data repeatable (env MOCK_SEED)
 
 --stateful (env MOCK_STATEFUL=1): the server's own engine and handlers over data in memory,
-seeded from the spec's examples; POST /__mock/reset puts the seed back
+seeded from the spec's examples; POST /__mock/reset puts the seed back. Any other contract
+(--spec) gets the any-contract application on the same engine: resources inferred from its paths
+  --seed <n>             n more items per resource, synthesized from the schemas, to page
+                         through (env MOCK_SEED_COUNT)
+  --any-contract         the any-contract application even on the Animal Store's contract, e.g.
+                         once a team's contract has replaced it (env MOCK_ANY_CONTRACT=1)
   --plan <name>          the plan every key is counted on (env MOCK_PLAN, default the spec's
                          x-rate-limit-anonymous-plan)
   --per-minute <n>       a key's own limits, as a custom plan's keys need
@@ -45,16 +50,18 @@ const FLAGS = {
   "per-minute": { type: "string" },
   "per-day": { type: "string" },
   now: { type: "string" },
+  "any-contract": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 };
 
 /** The flags of one mode only, and the variable each also reads. */
-const PRISM_ONLY = { dynamic: "MOCK_DYNAMIC", seed: "MOCK_SEED" };
+const PRISM_ONLY = { dynamic: "MOCK_DYNAMIC" };
 const STATEFUL_ONLY = {
   plan: "MOCK_PLAN",
   "per-minute": "MOCK_PER_MINUTE",
   "per-day": "MOCK_PER_DAY",
   now: "MOCK_NOW",
+  "any-contract": "MOCK_ANY_CONTRACT",
 };
 
 /**
@@ -98,6 +105,15 @@ function statefulSettings(flags, env) {
   const perDay = limit(setting(flags, env, "per-day", STATEFUL_ONLY["per-day"]), "per-day");
   if (typeof perMinute === "string") return perMinute;
   if (typeof perDay === "string") return perDay;
+  // `--seed` is Prism's seed for generated data (text); with --stateful it counts the items to
+  // synthesize per resource, read from MOCK_SEED_COUNT (MOCK_SEED stays Prism's).
+  const seedText = setting(flags, env, "seed", "MOCK_SEED_COUNT");
+  if (seedText !== undefined && !/^\d+$/.test(String(seedText))) {
+    return `--seed applies to the Prism mode as text; with --stateful it is a whole number of items to make per resource, not "${seedText}"`;
+  }
+  const seedCount = seedText === undefined ? undefined : Number(seedText);
+  const anyContract =
+    Boolean(flags["any-contract"]) || TRUE.has((env.MOCK_ANY_CONTRACT ?? "").toLowerCase());
   const nowText = setting(flags, env, "now", STATEFUL_ONLY.now);
   const now = nowText === undefined ? undefined : Date.parse(String(nowText));
   if (now !== undefined && !Number.isFinite(now)) {
@@ -108,6 +124,8 @@ function statefulSettings(flags, env) {
     ...(perMinute ? { perMinute } : {}),
     ...(perDay ? { perDay } : {}),
     ...(now !== undefined ? { now } : {}),
+    ...(seedCount ? { seedCount } : {}),
+    ...(anyContract ? { anyContract } : {}),
   };
 }
 

@@ -16,6 +16,8 @@
  * @property {string} [plan] stateful: the plan every key is counted on (default the spec's anonymous plan)
  * @property {number} [perMinute] stateful: every key's own limits (a custom plan needs them)
  * @property {number} [perDay]
+ * @property {boolean} [anyContract] stateful: the any-contract application whatever the contract
+ * @property {number} [seedCount] stateful: items synthesized per stored resource on top of the examples
  * @property {number} [now] stateful: ms since the epoch the clock starts at (time flows on from there)
  * @property {() => number} [clock] stateful, in-process suites: the clock itself
  */

@@ -5,9 +5,19 @@
 // every well-formed key is accepted, on one plan; nothing of the server's environment (database,
 // Redis, port) is read. Validation, paging, rate limits, deprecation, errors and every answer to
 // a malformed request are the server's own: it is the same engine with the same handlers.
-import { loadBundledSpec, readSpec, storedResources } from "@animal-store/openapi";
+// Any other contract (`--spec`) runs on the same engine with the same key policy, but with the
+// any-contract application (`any-contract/`) in place of the server's handlers and store.
+import {
+  deref,
+  loadBundledSpec,
+  readSpec,
+  specOperations,
+  storedResources,
+} from "@animal-store/openapi";
 import { issueApiKey, startEngine } from "@animal-store/openapi-engine";
 import { animalStore, openSqliteStore } from "@animal-store/server";
+import { synthesizedObjects } from "./any-contract/answers.mjs";
+import { anyContractApplication } from "./any-contract/application.mjs";
 import { anyWellFormedKey } from "./key-policy.mjs";
 
 /** Where the reset route lives: outside the base path, so it is none of the contract's paths. */
@@ -39,6 +49,26 @@ export function seedOf(spec) {
 }
 
 /**
+ * `count` more items of the stored resource (`--seed <n>`), synthesized from its schema, with
+ * ids above the examples' highest: enough to page through.
+ * @param {import("@animal-store/openapi").OpenApiDocument} spec
+ * @param {import("@animal-store/openapi").StoredResource} seed
+ * @param {number} count
+ */
+function synthesizedSeed(spec, seed, count) {
+  if (count === 0) return [];
+  if (!seed.name.startsWith("#/")) {
+    throw new Error(`--seed <n> needs the stored resource's schema as a $ref (found ${seed.name})`);
+  }
+  const ids = seed.examples.map((item) => Number(item[seed.idProperty])).filter(Number.isFinite);
+  const highest = Math.max(0, ...ids);
+  return synthesizedObjects(spec, deref(spec, { $ref: seed.name }), count).map((item, i) => ({
+    ...item,
+    [seed.idProperty]: highest + 1 + i,
+  }));
+}
+
+/**
  * The clock the mock runs on: `options.clock`, else time flowing from `options.now`, else real.
  * @param {{ now?: number, clock?: () => number }} options
  */
@@ -50,36 +80,27 @@ function clockOf(options) {
 }
 
 /**
- * Starts the stateful mock; resolves once it listens.
- * @param {import("../start.mjs").MockOptions} options
- * @returns {Promise<import("../start.mjs").RunningMock>}
+ * Whether the Animal Store application serves `spec`: each of its operations is one of the
+ * bundled contract's (an edited copy of the contract still is; a foreign contract is not).
+ * @param {import("@animal-store/openapi").OpenApiDocument} spec
  */
-export async function startStatefulMock(options) {
-  const loaded = options.specPath ? readSpec(options.specPath) : loadBundledSpec();
-  const seed = seedOf(loaded.spec);
-  const pets = /** @type {import("@animal-store/api-types").Pet[]} */ (seed.examples);
-  /** @type {import("@animal-store/server").SqliteStore | undefined} */
-  let opened;
+export function isAnimalStoreContract(spec) {
+  const own = new Set(specOperations(loadBundledSpec().spec).map((op) => op.operationId));
+  const operations = specOperations(spec);
+  return operations.length > 0 && operations.every((op) => own.has(op.operationId));
+}
+
+/**
+ * The engine's environment and key policy for either application: the mock's address and log
+ * level, every well-formed key a key of the chosen plan (checked at start by issuing one).
+ * @param {import("../start.mjs").MockOptions} options
+ * @param {() => unknown} reset puts the seed back, answering what `POST /__mock/reset` says
+ */
+function engineSettings(options, reset) {
   /** @type {import("@animal-store/openapi-engine").ApiKeyRecord | undefined} */
   let template;
   /** @type {import("@animal-store/openapi-engine").KeyLookup} */
   let lookup = () => null;
-  /** @type {import("@animal-store/openapi-engine").Application<import("@animal-store/server").Store>} */
-  const application = {
-    names: { ...animalStore.names, service: "animal-store-mock" },
-    spec: loaded,
-    async openStore() {
-      opened = await openSqliteStore(":memory:");
-      opened.replacePets(pets);
-      return opened;
-    },
-    openScratchStore: animalStore.openScratchStore,
-    handlers: animalStore.handlers,
-  };
-  const reset = () => {
-    opened?.replacePets(pets);
-    return { status: "reset", seeded: pets.length };
-  };
   const env = {
     NODE_ENV: "development",
     HOST: options.host,
@@ -90,8 +111,8 @@ export async function startStatefulMock(options) {
     // A frontend on any origin may call it, as it may call Prism.
     CORS_ORIGINS: "*",
   };
-  const server = await startEngine(application, env, {
-    spec: loaded,
+  /** @type {import("@animal-store/openapi-engine").StartOptions<any>} */
+  const start = {
     clock: clockOf(options),
     // The plan (default the spec's anonymous plan) and own limits are checked as `pnpm keys
     // create` checks them, by issuing one key into the in-memory store.
@@ -121,13 +142,79 @@ export async function startStatefulMock(options) {
         },
       },
     ],
-  });
-  const key = /** @type {import("@animal-store/openapi-engine").ApiKeyRecord} */ (template);
+  };
+  const key = () => /** @type {import("@animal-store/openapi-engine").ApiKeyRecord} */ (template);
+  return { env, start, key };
+}
+
+/**
+ * The stateful mock of a contract other than the Animal Store's: the any-contract application.
+ * @param {import("@animal-store/openapi").LoadedSpec} loaded
+ * @param {import("../start.mjs").MockOptions} options
+ * @returns {Promise<import("../start.mjs").RunningMock>}
+ */
+async function startAnyContractMock(loaded, options) {
+  const mock = anyContractApplication(loaded, { seedCount: options.seedCount ?? 0 });
+  const reset = () => ({ status: "reset", seeded: mock.reset() });
+  const { env, start, key } = engineSettings(options, reset);
+  const server = await startEngine(mock.application, env, { ...start, spec: loaded });
+  const plan = key().plan;
+  const limits = server.contract.rateLimit.plans[plan];
+  const names = mock.resources.map((r) => r.name).join(", ") || "none";
+  return {
+    origin: server.url,
+    url: `${server.url}${server.contract.basePath}`,
+    title: String(loaded.spec.info?.title ?? "API"),
+    description: `${mock.seedSize()} items of ${mock.resources.length} resources (${names}), any key on the ${plan} plan (${key().perMinute ?? limits?.perMinute} a minute)`,
+    resetUrl: `${server.url}${RESET_PATH}`,
+    reset: async () => {
+      reset();
+    },
+    close: () => server.close(),
+  };
+}
+
+/**
+ * Starts the stateful mock; resolves once it listens.
+ * @param {import("../start.mjs").MockOptions} options
+ * @returns {Promise<import("../start.mjs").RunningMock>}
+ */
+export async function startStatefulMock(options) {
+  const loaded = options.specPath ? readSpec(options.specPath) : loadBundledSpec();
+  if (options.anyContract || !isAnimalStoreContract(loaded.spec)) {
+    return startAnyContractMock(loaded, options);
+  }
+  const seed = seedOf(loaded.spec);
+  const pets = /** @type {import("@animal-store/api-types").Pet[]} */ ([
+    ...seed.examples,
+    ...synthesizedSeed(loaded.spec, seed, options.seedCount ?? 0),
+  ]);
+  /** @type {import("@animal-store/server").SqliteStore | undefined} */
+  let opened;
+  /** @type {import("@animal-store/openapi-engine").Application<import("@animal-store/server").Store>} */
+  const application = {
+    names: { ...animalStore.names, service: "animal-store-mock" },
+    spec: loaded,
+    async openStore() {
+      opened = await openSqliteStore(":memory:");
+      opened.replacePets(pets);
+      return opened;
+    },
+    openScratchStore: animalStore.openScratchStore,
+    handlers: animalStore.handlers,
+  };
+  const reset = () => {
+    opened?.replacePets(pets);
+    return { status: "reset", seeded: pets.length };
+  };
+  const { env, start, key: keyOf } = engineSettings(options, reset);
+  const server = await startEngine(application, env, { ...start, spec: loaded });
+  const key = keyOf();
   const limits = server.contract.rateLimit.plans[key.plan];
   return {
     origin: server.url,
     url: `${server.url}${server.contract.basePath}`,
-    description: `${pets.length} examples of ${seed.name} as data, any key on the ${key.plan} plan (${key.perMinute ?? limits?.perMinute} a minute)`,
+    description: `${seed.examples.length} examples${pets.length > seed.examples.length ? ` and ${pets.length - seed.examples.length} synthesized items` : ""} of ${seed.name} as data, any key on the ${key.plan} plan (${key.perMinute ?? limits?.perMinute} a minute)`,
     resetUrl: `${server.url}${RESET_PATH}`,
     reset: async () => {
       reset();
