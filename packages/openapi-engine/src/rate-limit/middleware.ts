@@ -134,10 +134,13 @@ export function limitsFor(
 ): (caller: Caller) => PlanLimits {
   const anonymous = policy.plans[policy.anonymousPlan] as PlanLimits;
   const warned = new Set<string>();
-  // A key's limits are one object per key record, like a plan's, so what is derived from them
-  // once (the RateLimit-Policy value, ietf-fields.ts) is not derived again per request.
+  // A key's own limits (or a dropped plan's stand-in) are one object per key record, like a plan's
+  // for the life of the contract, so what is derived from limits once (the RateLimit-Policy value,
+  // ietf-fields.ts) is not derived again per request.
   const ofKey = new WeakMap<ApiKeyRecord, PlanLimits>();
   const forKey = (key: ApiKeyRecord): PlanLimits => {
+    const plan = Object.hasOwn(policy.plans, key.plan) ? policy.plans[key.plan] : undefined;
+    if (plan !== undefined && key.perMinute === null && key.perDay === null) return plan;
     let limits = ofKey.get(key);
     if (limits === undefined) {
       limits = keyLimits(key);
