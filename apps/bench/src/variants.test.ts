@@ -2,7 +2,8 @@
  * The comparison is fair only if the other stacks do the shipped server's work. Each comparison
  * variant is started as the bench starts it and sent the bench's own scenarios, then two requests
  * the spec refuses; its answers must match the shipped server's: status, body, and the headers
- * every answer carries (security headers, no-store, X-Request-Id, X-RateLimit-*).
+ * every answer carries (security headers, no-store, X-Request-Id, X-RateLimit-*, RateLimit-Policy,
+ * RateLimit).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -41,7 +42,12 @@ async function send(variant: RunningVariant, request: WrkRequest): Promise<Answe
     body: request.body,
   });
   const headers: Record<string, string> = {};
-  for (const [name, value] of res.headers) if (!PER_ANSWER.has(name)) headers[name] = value;
+  for (const [name, value] of res.headers) {
+    if (PER_ANSWER.has(name)) continue;
+    // RateLimit's counts must match; its seconds to each reset follow the clock, like
+    // X-RateLimit-Reset.
+    headers[name] = name === "ratelimit" ? value.replace(/;t=\d+/g, ";t=(seconds)") : value;
+  }
   return { status: res.status, body: await res.json(), headers };
 }
 

@@ -1,7 +1,8 @@
 // `pnpm mock --stateful` answers as the real server does (its start sequence on a scratch SQLite
 // file): the same status, `Error` body and challenge for bad input and bad credentials; any
 // well-formed key accepted and counted in windows of its own on the chosen plan (default the
-// spec's anonymous plan), with the server's X-RateLimit-* and 429, then its ban.
+// spec's anonymous plan), with the server's X-RateLimit-*, RateLimit-Policy and RateLimit, and 429,
+// then its ban.
 
 import { connect } from "node:net";
 import { type ScratchServer, startScratchServer } from "@animal-store/openapi-engine/testing";
@@ -159,6 +160,13 @@ describe("pnpm mock --stateful: rate limits", () => {
       expect(res.status).toBe(200);
       expect(res.headers.get("X-RateLimit-Limit")).toBe(String(perMinute));
       expect(res.headers.get("X-RateLimit-Remaining")).toBe(String(perMinute - i));
+      // The IETF fields, from the same count: the plan's windows, and the minute's requests left.
+      expect(res.headers.get("RateLimit-Policy")).toBe(
+        `"minute";q=${perMinute};w=60, "day";q=${anonymous?.perDay};w=86400`,
+      );
+      expect(res.headers.get("RateLimit")).toMatch(
+        new RegExp(`^"minute";r=${perMinute - i};t=\\d+, "day";r=\\d+;t=\\d+$`),
+      );
     }
     const limited = await list("counted");
     expect(limited.status).toBe(429);

@@ -68,7 +68,7 @@ export function createApi(baseUrl: string, keys: ApiKeyStore): Api {
       const response = await globalThis.fetch(request);
       if (response.status === 429) notePause(response);
       else if (pause.get() !== null) pause.set(null);
-      // The client reads this answer's X-RateLimit-* after this function returns: look then.
+      // The client reads this answer's rate-limit headers after this function returns: look then.
       setTimeout(() => answers.set(answers.get() + 1), 0);
       return response;
     },

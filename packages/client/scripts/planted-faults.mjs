@@ -68,6 +68,30 @@ const FAULTS = [
     "test/plain-calls.test.ts",
     "every response shape",
   ],
+  [
+    "the pacer reads X-RateLimit-* over the IETF RateLimit field",
+    "src/rate-limit.ts",
+    "return fromIetfFields(headers) ?? fromLegacyHeaders(headers);",
+    "return fromLegacyHeaders(headers) ?? fromIetfFields(headers);",
+    "test/pacing.test.ts",
+    "RateLimit is the one read",
+  ],
+  [
+    "RateLimit's t counted from the client's clock though the response has a Date",
+    "src/rate-limit.ts",
+    "new Date((date || Date.now()) + t * 1000)",
+    "new Date(Date.now() + t * 1000)",
+    "test/pacing.test.ts",
+    "waits t seconds from Date",
+  ],
+  [
+    "on a tie of r, the earlier reset kept (a call sent before the binding window resets)",
+    "src/rate-limit.ts",
+    "(r === best.remaining && t > bestT)",
+    "(r === best.remaining && t < bestT)",
+    "src/rate-limit.test.ts",
+    "on a tie",
+  ],
 ];
 
 const run = (command, args) =>

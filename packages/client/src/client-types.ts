@@ -81,7 +81,10 @@ export type AnimalStoreClient = Pick<Client<paths, Media>, "use" | "eject"> & {
   request: DeprecatedRequests & ClientRequestMethod;
   /** Every page of a list, following `next` links (pacing, timeouts and retries per page). */
   pages: DeprecatedPages & ClientPages;
-  /** `X-RateLimit-*` of the latest response that carried them; undefined before the first. */
+  /**
+   * The window of the latest response that described one (`RateLimit` and `RateLimit-Policy`, or
+   * `X-RateLimit-*`); undefined before the first.
+   */
   readonly rateLimit: RateLimitInfo | undefined;
 };
 

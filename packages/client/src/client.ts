@@ -28,8 +28,9 @@ export type AnimalStoreClientOptions = ApiKeySource &
     /** Retry and backoff settings, or `false` for no retries and no waiting of any kind. */
     retry?: RetryOptions | false;
     /**
-     * Holding calls back before the key's window runs out (`X-RateLimit-Remaining` 0) until it
-     * resets, so parallel calls never draw a 429 (default on), or `false` to only wait out 429s.
+     * Holding calls back before the key's window runs out (`RateLimit`'s `r`, or
+     * `X-RateLimit-Remaining`, 0) until it resets, so parallel calls never draw a 429 (default
+     * on), or `false` to only wait out 429s.
      */
     pacing?: PacingOptions | false;
     /** Told once per operation when a response says it is deprecated (default: one `console.warn`). */

@@ -1,6 +1,7 @@
 /**
  * Tracks how far the server's clock is ahead of the client's, from responses' `Date` headers, so an
- * absolute `X-RateLimit-Reset` (server time) can be turned into a client instant.
+ * absolute reset (`X-RateLimit-Reset`, or `Date` plus `RateLimit`'s `t`: server time) can be
+ * turned into a client instant.
  *
  * `Date` has whole seconds and is stamped before the response travels, so each sample
  * `Date - receivedAt` is a lower bound of the true offset (never above it). The estimate is the

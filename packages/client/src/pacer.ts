@@ -43,9 +43,9 @@ export interface HoldBackContext {
 }
 
 interface Window {
-  /** When the window resets, in server ms (`X-RateLimit-Reset`). */
+  /** When the window resets, in server ms (`X-RateLimit-Reset`, or `Date` plus `RateLimit`'s `t`). */
   readonly resetServerMs: number;
-  /** The lowest `X-RateLimit-Remaining` seen for it: the freshest count, since it only goes down. */
+  /** The lowest remaining count seen for it: the freshest, since it only goes down. */
   remaining: number;
 }
 
@@ -81,9 +81,9 @@ export interface PacerSettings {
 
 /**
  * Holds calls back so a client does not draw a 429: after a 429 until its `Retry-After`; and,
- * in "pace" mode, while the requests left in the key's window (the lowest `X-RateLimit-Remaining`
- * seen, less the requests in flight) are used up, until `X-RateLimit-Reset` (corrected for clock
- * skew). When nothing is known yet (no response, or the window has reset), one request goes
+ * in "pace" mode, while the requests left in the key's window (the lowest remaining count seen,
+ * rate-limit.ts, less the requests in flight) are used up, until the window's reset (corrected
+ * for clock skew). When nothing is known yet (no response, or the window has reset), one request goes
  * alone and the others wait for its answer, so a burst of parallel calls cannot overrun a window.
  * In "pause" mode (pacing off) it only waits out a 429's pause, up to `maxWaitMs`, else sends.
  */

@@ -8,7 +8,7 @@ export interface ResponseMeta {
   readonly operationId: string | undefined;
   /** The server's `X-Request-Id` (the one the client sent, echoed), if the response had one. */
   readonly requestId: string | undefined;
-  /** This response's `X-RateLimit-*`, if it carried all three. */
+  /** This response's window, from `RateLimit` and `RateLimit-Policy` or else `X-RateLimit-*`. */
   readonly rateLimit: RateLimitInfo | undefined;
   /** This response's `Deprecation`/`Sunset`/`Link`, if it carried `Deprecation` or `Sunset`. */
   readonly deprecation: DeprecationNotice | undefined;

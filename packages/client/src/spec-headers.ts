@@ -11,6 +11,8 @@ export const SPEC_HEADERS = {
   rateLimitLimit: "X-RateLimit-Limit",
   rateLimitRemaining: "X-RateLimit-Remaining",
   rateLimitReset: "X-RateLimit-Reset",
+  rateLimitPolicy: "RateLimit-Policy",
+  rateLimit: "RateLimit",
   retryAfter: "Retry-After",
   deprecation: "Deprecation",
   sunset: "Sunset",

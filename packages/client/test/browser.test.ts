@@ -48,7 +48,9 @@ describe("the browser bundle", () => {
     expect(bundle.inputs).toContain("dist/plain-call.browser.js");
     expect(bundle.inputs).not.toContain("dist/plain-call.js");
     console.log(`client bundle: ${bundle.minified} B minified, ${bundle.gzipped} B min+gzip`);
-    expect(bundle.gzipped).toBeLessThan(8 * 1024);
+    // 9 KiB: 8 KiB held until the IETF rate-limit fields, whose RFC 9651 List parser (rate-limit.ts)
+    // takes about half a KiB more.
+    expect(bundle.gzipped).toBeLessThan(9 * 1024);
   });
 });
 

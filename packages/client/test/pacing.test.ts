@@ -1,5 +1,5 @@
-// Pacing against a real local HTTP server whose answers carry scripted X-RateLimit-* and Date
-// headers: a call after `Remaining: 0` waits for the reset (in the server's time, corrected by
+// Pacing against a real local HTTP server whose answers carry scripted X-RateLimit-* (or the IETF
+// RateLimit and RateLimit-Policy fields, or both) and Date headers: a call after `Remaining: 0` waits for the reset (in the server's time, corrected by
 // `Date`) instead of drawing a 429; a wait too long is refused without sending; the opt-out.
 // Waits go through an injected clock (recorded, never timed).
 import { basePath } from "@animal-store/test-support/spec-values";
@@ -96,6 +96,50 @@ describe("after X-RateLimit-Remaining: 0", () => {
 
   it("ignores a reset already past (a mock's example values)", async () => {
     server.script(answer(0, -3600), answer(0, -3600));
+    const { client, waits } = pacedClient();
+    await client.GET("/pets");
+    await client.GET("/pets");
+    expect(waits).toEqual([]);
+  });
+});
+
+/**
+ * An answer with the IETF fields (draft-ietf-httpapi-ratelimit-headers-10) as the engine writes
+ * them: a minute window with `remaining` left resetting in `resetInSeconds`, a roomy day; with
+ * `legacy`, X-RateLimit-* too, saying `legacy` remain.
+ */
+function ietfAnswer(remaining: number, resetInSeconds: number, legacy?: number) {
+  const headers: Record<string, string> = {
+    date: new Date(NOW).toUTCString(),
+    "ratelimit-policy": '"minute";q=60;w=60, "day";q=1000;w=86400',
+    ratelimit: `"minute";r=${remaining};t=${resetInSeconds}, "day";r=900;t=40000`,
+  };
+  if (legacy !== undefined) {
+    Object.assign(headers, answer(legacy, resetInSeconds).headers);
+  }
+  return { status: 200, headers, body: [] };
+}
+
+describe("pacing on the IETF RateLimit field", () => {
+  it("after r=0 alone (no X-RateLimit-*), the next call waits t seconds from Date", async () => {
+    server.script(ietfAnswer(0, 40), ietfAnswer(59, 60));
+    const { client, waits } = pacedClient();
+    await client.GET("/pets");
+    const { response } = await client.GET("/pets");
+    expect(response.status).toBe(200);
+    expect(waits).toEqual([40_000]);
+  });
+
+  it("with both, RateLimit is the one read: r=0 waits though X-RateLimit-Remaining says 5", async () => {
+    server.script(ietfAnswer(0, 40, 5), ietfAnswer(59, 60, 59));
+    const { client, waits } = pacedClient();
+    await client.GET("/pets");
+    await client.GET("/pets");
+    expect(waits).toEqual([40_000]);
+  });
+
+  it("with both, r=5 sends at once though X-RateLimit-Remaining says 0", async () => {
+    server.script(ietfAnswer(5, 40, 0), ietfAnswer(4, 40, 0));
     const { client, waits } = pacedClient();
     await client.GET("/pets");
     await client.GET("/pets");

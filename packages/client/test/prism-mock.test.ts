@@ -4,8 +4,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { operationAt } from "@animal-store/test-support/spec";
+import { headerExamples, operationAt } from "@animal-store/test-support/spec";
 import { basePath, deprecationOf } from "@animal-store/test-support/spec-values";
+import { parseList } from "structured-headers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ApiError,
@@ -63,13 +64,26 @@ describe("the client on the Prism mock", () => {
 
   it("lists the spec's example pets, typed, with rate-limit values", async () => {
     const client = quietClient();
-    const pets: Pet[] = unwrap(await client.GET("/pets", { params: { query: { limit: 3 } } }));
+    const result = await client.GET("/pets", { params: { query: { limit: 3 } } });
+    const pets: Pet[] = unwrap(result);
     expect(pets.map((pet) => pet.name)).toEqual(["Rex", "Tom", "Nemo"]);
+    // The IETF fields' examples are read (the member with the fewest left), and agree with the
+    // X-RateLimit-* examples; the reset is the answer's Date plus the member's t.
+    const declared = headerExamples("/pets", "get", "200");
+    const [binding] = parseList(declared.RateLimit ?? "")
+      .map(([name, params]) => ({ name, r: params.get("r"), t: params.get("t") }))
+      .sort((a, b) => Number(a.r) - Number(b.r));
+    const policy = parseList(declared["RateLimit-Policy"] ?? "").find(
+      ([name]) => name === binding?.name,
+    );
+    const date = Date.parse(result.response.headers.get("date") ?? "");
     expect(client.rateLimit).toEqual({
-      limit: 60,
-      remaining: 59,
-      resetAt: new Date(1767225660 * 1000),
+      limit: policy?.[1].get("q"),
+      remaining: binding?.r,
+      resetAt: new Date(date + Number(binding?.t) * 1000),
     });
+    expect(client.rateLimit?.limit).toBe(Number(declared["X-RateLimit-Limit"]));
+    expect(client.rateLimit?.remaining).toBe(Number(declared["X-RateLimit-Remaining"]));
   });
 
   it("pages on the mock: the example page, its example next link followed, then the loop is refused", async () => {

@@ -2,12 +2,20 @@
  * `spec-facts/rate-limit-headers`: where the contract declares rate-limit plans
  * (`info.x-rate-limit-plans`), the server counts every request and says so on every answer:
  * every response declares `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`,
- * and every 429 declares `Retry-After`. A contract without plans is not checked.
+ * and the IETF `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-10) the
+ * engine writes beside them from the same count, and every 429 declares `Retry-After`. A contract
+ * without plans is not checked.
  */
 import { follow, isJsonObject, operationPath, specOperations } from "@animal-store/openapi";
 import { rootRule } from "./report.js";
 
-const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+const RATE_LIMIT_HEADERS = [
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit-Policy",
+  "RateLimit",
+];
 
 /** The rule's visitor factory. */
 export const rateLimitHeadersRule = rootRule((facts) => {
@@ -30,7 +38,7 @@ export const rateLimitHeadersRule = rootRule((facts) => {
       if (missing.length === 0) continue;
       facts.report(
         response.path,
-        `The ${status} response (${facts.at(response.path)}) must declare ${missing.join(", ")}: the contract declares rate-limit plans (${plansAt}), so every answer carries the X-RateLimit-* headers${status === "429" ? " and a 429 its Retry-After" : ""}.`,
+        `The ${status} response (${facts.at(response.path)}) must declare ${missing.join(", ")}: the contract declares rate-limit plans (${plansAt}), so every answer carries the X-RateLimit-* headers and RateLimit-Policy and RateLimit${status === "429" ? " and a 429 its Retry-After" : ""}.`,
       );
     }
   }

@@ -319,6 +319,38 @@ const FAULTS = [
     "test/request-tracing.test.ts",
     "name each request's operation",
   ],
+  [
+    "RateLimit not written on the engine's answers",
+    "src/rate-limit/middleware.ts",
+    'setEngineHeader(target, "ratelimit", "RateLimit", decision.serviceLimits);',
+    "",
+    "test/ietf-rate-limit-fields.test.ts",
+    "",
+  ],
+  [
+    "RateLimit's minute counted off the day's requests (disagrees with X-RateLimit-*)",
+    "src/rate-limit/decision.ts",
+    "Math.max(0, limits.perMinute - counts.minute),",
+    "Math.max(0, limits.perMinute - counts.day),",
+    "test/ietf-rate-limit-fields.test.ts",
+    "Retry-After is the minute's t",
+  ],
+  [
+    "RateLimit's t rounded down (now + t falls before X-RateLimit-Reset)",
+    "src/rate-limit/decision.ts",
+    "const minuteSeconds = secondsUntil(w.minuteEndMs / 1000, nowMs);",
+    "const minuteSeconds = Math.floor((w.minuteEndMs - nowMs) / 1000);",
+    "test/ietf-rate-limit-fields.test.ts",
+    "OPTIONS carry them",
+  ],
+  [
+    "RateLimit-Policy and RateLimit left out of the answers given before a request",
+    "src/http-server/connection-answers.ts",
+    "? rateLimitHeaderEntries(decision)",
+    "? rateLimitHeaderEntries(decision).slice(0, 3)",
+    "test/http-edges.test.ts",
+    "Error shape, with the rate-limit",
+  ],
 ];
 
 const run = (command, args) =>

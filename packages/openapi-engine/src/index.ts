@@ -57,6 +57,7 @@ export {
   type PlanLimits,
   type RateLimitDecision,
   type RateLimiter,
+  rateLimitHeaderEntries,
   type Usage,
   type UsageScope,
 } from "./rate-limit/index.js";

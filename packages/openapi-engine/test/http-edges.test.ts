@@ -269,6 +269,8 @@ describe("answers given before a request could be read (planted fault: Node's em
         "x-ratelimit-limit",
         "x-ratelimit-remaining",
         "x-ratelimit-reset",
+        "ratelimit-policy",
+        "ratelimit",
         "x-request-id",
       ]) {
         expect(answer?.headers[name], name).toBeTruthy();

@@ -3,6 +3,7 @@
  * with a fake clock: windows and their reset, header arithmetic, refusals not counting, bans.
  */
 import { expect, it } from "vitest";
+import { serializePolicy } from "../src/rate-limit/ietf-fields.js";
 import type { BanSettings, RateLimiter } from "../src/rate-limit/index.js";
 
 /** 2026-01-01T12:00:10.500Z: half a second into second 10 of a minute. */
@@ -10,6 +11,18 @@ export const T0 = Date.UTC(2026, 0, 1, 12, 0, 10, 500);
 const MINUTE_END = Date.UTC(2026, 0, 1, 12, 1) / 1000;
 const DAY_END = Date.UTC(2026, 0, 2) / 1000;
 const NEXT_MINUTE = Date.UTC(2026, 0, 1, 12, 1, 0, 0);
+
+/** The IETF fields of a decision: the limits' policy, and each window's [left, seconds to reset]. */
+const ietf = (
+  limits: { perMinute: number; perDay: number },
+  [minuteLeft, minuteSeconds]: [number, number],
+  [dayLeft, daySeconds]: [number, number],
+) => ({
+  policy: serializePolicy(limits),
+  serviceLimits: `"minute";r=${minuteLeft};t=${minuteSeconds}, "day";r=${dayLeft};t=${daySeconds}`,
+});
+/** Whole seconds from `ms` to `endSeconds`, rounded up. */
+const until = (endSeconds: number, ms: number) => Math.ceil(endSeconds - ms / 1000);
 
 /** Makes a fresh, isolated limiter (its own counters) with the given ban settings. */
 export type MakeLimiter = (ban: BanSettings) => Promise<RateLimiter>;
@@ -56,13 +69,20 @@ export function limiterContract(make: MakeLimiter, track: (l: RateLimiter) => vo
     const limits = { perMinute: 3, perDay: 100 };
     const allowed = await repeat(l, 3, "k", limits, T0);
     expect(allowed).toEqual(
-      [2, 1, 0].map((remaining) => ({ allowed: true, limit: 3, remaining, reset: MINUTE_END })),
+      [2, 1, 0].map((remaining) => ({
+        allowed: true,
+        limit: 3,
+        remaining,
+        reset: MINUTE_END,
+        ...ietf(limits, [remaining, until(MINUTE_END, T0)], [97 + remaining, until(DAY_END, T0)]),
+      })),
     );
     expect(await l.consume("k", limits, T0 + 1000)).toEqual({
       allowed: false,
       limit: 3,
       remaining: 0,
       reset: MINUTE_END,
+      ...ietf(limits, [0, 49], [97, until(DAY_END, T0 + 1000)]),
       retryAfter: 49, // 48.5 s left, rounded up
       code: "rate_limited",
     });
@@ -71,6 +91,7 @@ export function limiterContract(make: MakeLimiter, track: (l: RateLimiter) => vo
       limit: 3,
       remaining: 2,
       reset: MINUTE_END + 60,
+      ...ietf(limits, [2, 60], [96, until(DAY_END, NEXT_MINUTE)]),
     });
   });
 
@@ -96,6 +117,7 @@ export function limiterContract(make: MakeLimiter, track: (l: RateLimiter) => vo
       limit: 3,
       remaining: 2,
       reset: DAY_END + 86_400,
+      ...ietf(limits, [99, 60], [2, 86_400]),
     });
   });
 
@@ -172,21 +194,25 @@ export function limiterContract(make: MakeLimiter, track: (l: RateLimiter) => vo
       "api_key_banned",
     ]);
     const banEnd = Math.floor(T0 / 1000) + 120;
+    // During the ban every window says none left until its end.
     expect(refused[3]).toEqual({
       allowed: false,
       limit: 1,
       remaining: 0,
       reset: banEnd,
+      ...ietf(limits, [0, 120], [0, 120]),
       retryAfter: 120,
       code: "api_key_banned",
     });
     // The minute resets, the ban holds, its Retry-After counting down to the same end.
+    const left = banEnd - (NEXT_MINUTE + 5000) / 1000;
     expect(await l.consume("k", limits, NEXT_MINUTE + 5000, eligible)).toEqual({
       allowed: false,
       limit: 1,
       remaining: 0,
       reset: banEnd,
-      retryAfter: banEnd - (NEXT_MINUTE + 5000) / 1000,
+      ...ietf(limits, [0, left], [0, left]),
+      retryAfter: left,
       code: "api_key_banned",
     });
     expect((await l.consume("k", limits, banEnd * 1000 - 1, eligible)).retryAfter).toBe(1);

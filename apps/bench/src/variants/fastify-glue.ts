@@ -2,9 +2,9 @@
  * Variant (f): Fastify 5 + fastify-openapi-glue over the same work as the shipped server, the stack
  * a team choosing "the fastest framework" would write: routes, Ajv request validation and
  * fast-json-stringify answers compiled by Fastify from the bundled spec (glue), the server's own
- * store and handlers, the engine's hashed-key cache and limiter with X-RateLimit-*, the same
- * security headers + no-store, X-Request-Id, and one pino access line per request through the
- * engine's logger (same fields, same asynchronous batches). It skips checks the shipped server
+ * store and handlers, the engine's hashed-key cache and limiter with its rate-limit headers
+ * (X-RateLimit-*, RateLimit-Policy, RateLimit), the same security headers + no-store,
+ * X-Request-Id, and one pino access line per request through the engine's logger (same fields, same asynchronous batches). It skips checks the shipped server
  * makes that no stack written this way would (variants.test.ts pins what must match).
  */
 import { randomUUID } from "node:crypto";
@@ -18,6 +18,7 @@ import {
   issueApiKey,
   JsonText,
   limitsFor,
+  rateLimitHeaderEntries,
   staticResponseHeaders,
 } from "@animal-store/openapi-engine";
 import { configFrom, createHandlers, openStore } from "@animal-store/server";
@@ -121,7 +122,7 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
 
   /**
    * The shipped server's credential step: the key is looked up (cached by hash) and the call
-   * counted before the credential is required, so a 401 carries X-RateLimit-* too.
+   * counted before the credential is required, so a 401 carries the rate-limit headers too.
    */
   async function bearerAuth(request: FastifyRequest, reply: FastifyReply) {
     const token = BEARER_TOKEN.exec(request.headers.authorization ?? "")?.[1];
@@ -138,9 +139,8 @@ export async function startFastifyGlue(env: Record<string, string | undefined>) 
       banEligible: key !== null,
     });
     const decision = decided instanceof Promise ? await decided : decided;
-    reply.header("X-RateLimit-Limit", String(decision.limit));
-    reply.header("X-RateLimit-Remaining", String(decision.remaining));
-    reply.header("X-RateLimit-Reset", String(decision.reset));
+    // X-RateLimit-*, RateLimit-Policy and RateLimit, as the shipped server writes them.
+    for (const [name, value] of rateLimitHeaderEntries(decision)) reply.header(name, String(value));
     if (!decision.allowed) {
       reply.header("Retry-After", String(decision.retryAfter ?? 0));
       throw new HttpError(429, "rate_limited", "Too many requests.");

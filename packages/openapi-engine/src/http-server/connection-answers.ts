@@ -4,8 +4,8 @@
  * and the requests refused at the edge (request-edge.ts), `CONNECT` and an unsupported `Expect`.
  * Node would answer most of these with an empty body, or just drop the socket; these answer in
  * the contract's Error shape with the codes of `info.x-connection-errors` (the catalogue's
- * `connectionErrors`), the X-RateLimit-* of the client address's window (read, not counted) and
- * an X-Request-Id, then close the connection with a lingering close (lingering-close.ts):
+ * `connectionErrors`), the rate-limit headers (X-RateLimit-*, RateLimit-Policy, RateLimit) of the
+ * client address's window (read, not counted) and an X-Request-Id, then close the connection with a lingering close (lingering-close.ts):
  * half-closed, what the client still sends read and thrown away within bounds, then destroyed, so
  * the client reads the answer and a client that keeps its side open cannot hold the descriptor.
  * Nothing else the connection carries is answered (`isRefused`).
@@ -17,7 +17,11 @@ import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { PlanLimits } from "@animal-store/openapi";
 import { type ConnectionError, connectionErrors } from "../errors.js";
-import type { RateLimitDecision, RateLimiter } from "../rate-limit/index.js";
+import {
+  type RateLimitDecision,
+  type RateLimiter,
+  rateLimitHeaderEntries,
+} from "../rate-limit/index.js";
 import { staticResponseHeaders } from "../response-headers/response-headers.js";
 import type { EdgeAnswer } from "./edge-answers.js";
 import { lingerAfterAnswer, lingeringClose } from "./lingering-close.js";
@@ -102,8 +106,9 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
     }
     const body = bodyOf(what);
     const limits = decision
-      ? `X-RateLimit-Limit: ${decision.limit}\r\nX-RateLimit-Remaining: ${decision.remaining}\r\n` +
-        `X-RateLimit-Reset: ${decision.reset}\r\n`
+      ? rateLimitHeaderEntries(decision)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join("")
       : "";
     const requestId = randomUUID();
     socket.end(
@@ -153,11 +158,7 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
           ...Object.fromEntries(staticResponseHeaders()),
           "Content-Type": "application/json; charset=utf-8",
           "X-Request-Id": randomUUID(),
-          ...(decision && {
-            "X-RateLimit-Limit": decision.limit,
-            "X-RateLimit-Remaining": decision.remaining,
-            "X-RateLimit-Reset": decision.reset,
-          }),
+          ...(decision && Object.fromEntries(rateLimitHeaderEntries(decision))),
           "Content-Length": Buffer.byteLength(body),
           Connection: "close",
         });

@@ -3,17 +3,22 @@
  * limiter returns, computed the same way whichever store holds the counters.
  */
 import type { PlanLimits } from "@animal-store/openapi";
+import { policyField, serviceLimitField } from "./ietf-fields.js";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
-/** What the X-RateLimit-* headers and a 429 need to say about one request. */
+/** What the rate-limit headers and a 429 need to say about one request. */
 export interface RateLimitDecision {
   allowed: boolean;
   /** X-RateLimit-* of the window nearer exhaustion; reset is in Unix seconds. */
   limit: number;
   remaining: number;
   reset: number;
+  /** The `RateLimit-Policy` value: every window of the caller's limits (ietf-fields.ts). */
+  policy: string;
+  /** The `RateLimit` value: each window's requests left and seconds to its reset (ietf-fields.ts). */
+  serviceLimits: string;
   /** Whole seconds to wait, when !allowed. */
   retryAfter?: number;
   /** Why the request was refused, when !allowed. */
@@ -86,17 +91,47 @@ export function decide(
   const limit = day ? limits.perDay : limits.perMinute;
   const used = day ? counts.day : counts.minute;
   const remaining = Math.max(0, limit - used);
-  if (outcome.kind === "allowed") {
-    return { allowed: true, limit, remaining, reset: (day ? w.dayEndMs : w.minuteEndMs) / 1000 };
-  }
+  const policy = policyField(limits);
   if (outcome.kind === "banned") {
     const reset = outcome.untilSeconds;
     const retryAfter = secondsUntil(reset, nowMs);
-    return { allowed: false, limit, remaining: 0, reset, retryAfter, code: "api_key_banned" };
+    // No window serves the key before the ban ends, so each says so (the draft lets a server
+    // lower the values it advertises, section 7).
+    const serviceLimits = serviceLimitField(0, retryAfter, 0, retryAfter);
+    return {
+      allowed: false,
+      limit,
+      remaining: 0,
+      reset,
+      policy,
+      serviceLimits,
+      retryAfter,
+      code: "api_key_banned",
+    };
   }
+  const minuteSeconds = secondsUntil(w.minuteEndMs / 1000, nowMs);
+  const daySeconds = secondsUntil(w.dayEndMs / 1000, nowMs);
+  const serviceLimits = serviceLimitField(
+    Math.max(0, limits.perMinute - counts.minute),
+    minuteSeconds,
+    Math.max(0, limits.perDay - counts.day),
+    daySeconds,
+  );
   const reset = (day ? w.dayEndMs : w.minuteEndMs) / 1000;
-  const retryAfter = secondsUntil(reset, nowMs);
-  return { allowed: false, limit, remaining, reset, retryAfter, code: "rate_limited" };
+  if (outcome.kind === "allowed") {
+    return { allowed: true, limit, remaining, reset, policy, serviceLimits };
+  }
+  const retryAfter = day ? daySeconds : minuteSeconds;
+  return {
+    allowed: false,
+    limit,
+    remaining,
+    reset,
+    policy,
+    serviceLimits,
+    retryAfter,
+    code: "rate_limited",
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ export {
   type PlanLimits,
   type RateLimitOptions,
   rateLimit,
+  rateLimitHeaderEntries,
   rateLimitSubject,
   setRateLimitHeaders,
   type UnknownPlanWarning,

@@ -37,20 +37,36 @@ export function rateLimitSubject(caller: Caller): string {
   return caller.kind === "key" ? `key:${caller.key.id}` : `addr:${caller.address}`;
 }
 
-/** Sets the X-RateLimit-* headers of `decision` (anything with setHeader: a response, a raw answer). */
+/**
+ * Sets the rate-limit headers of `decision`, X-RateLimit-* and the IETF `RateLimit-Policy` and
+ * `RateLimit` (anything with setHeader: a response, a raw answer, another framework's reply).
+ */
 export function setRateLimitHeaders(
-  target: { setHeader(name: string, value: number): unknown },
+  target: { setHeader(name: string, value: number | string): unknown },
   decision: RateLimitDecision,
 ): void {
   if (target instanceof ServerResponse) {
     setEngineHeader(target, "x-ratelimit-limit", "X-RateLimit-Limit", decision.limit);
     setEngineHeader(target, "x-ratelimit-remaining", "X-RateLimit-Remaining", decision.remaining);
     setEngineHeader(target, "x-ratelimit-reset", "X-RateLimit-Reset", decision.reset);
+    setEngineHeader(target, "ratelimit-policy", "RateLimit-Policy", decision.policy);
+    setEngineHeader(target, "ratelimit", "RateLimit", decision.serviceLimits);
     return;
   }
-  target.setHeader("X-RateLimit-Limit", decision.limit);
-  target.setHeader("X-RateLimit-Remaining", decision.remaining);
-  target.setHeader("X-RateLimit-Reset", decision.reset);
+  for (const [name, value] of rateLimitHeaderEntries(decision)) target.setHeader(name, value);
+}
+
+/** The rate-limit headers of `decision` as name/value pairs, in the order they are written. */
+export function rateLimitHeaderEntries(
+  decision: RateLimitDecision,
+): Array<[string, string | number]> {
+  return [
+    ["X-RateLimit-Limit", decision.limit],
+    ["X-RateLimit-Remaining", decision.remaining],
+    ["X-RateLimit-Reset", decision.reset],
+    ["RateLimit-Policy", decision.policy],
+    ["RateLimit", decision.serviceLimits],
+  ];
 }
 
 /** Counts the request (or reads its window), sets X-RateLimit-*, and refuses over a limit. */
@@ -118,7 +134,21 @@ export function limitsFor(
 ): (caller: Caller) => PlanLimits {
   const anonymous = policy.plans[policy.anonymousPlan] as PlanLimits;
   const warned = new Set<string>();
+  // A key's own limits (or a dropped plan's stand-in) are one object per key record, like a plan's
+  // for the life of the contract, so what is derived from limits once (the RateLimit-Policy value,
+  // ietf-fields.ts) is not derived again per request.
+  const ofKey = new WeakMap<ApiKeyRecord, PlanLimits>();
   const forKey = (key: ApiKeyRecord): PlanLimits => {
+    const plan = Object.hasOwn(policy.plans, key.plan) ? policy.plans[key.plan] : undefined;
+    if (plan !== undefined && key.perMinute === null && key.perDay === null) return plan;
+    let limits = ofKey.get(key);
+    if (limits === undefined) {
+      limits = keyLimits(key);
+      ofKey.set(key, limits);
+    }
+    return limits;
+  };
+  const keyLimits = (key: ApiKeyRecord): PlanLimits => {
     let base = Object.hasOwn(policy.plans, key.plan) ? policy.plans[key.plan] : undefined;
     if (base === undefined) {
       // A key issued under a plan the contract has since dropped: the strictest known limits,
