@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileContract } from "../src/contract/contract.js";
-import { type ScratchApp, startScratchApp } from "../src/testing/index.js";
+import { type ScratchApp, startScratchApp, startScratchServer } from "../src/testing/index.js";
 import { editedFixture, loadFixture } from "./support/fixture-contract.js";
 import { FEEDS, SESSIONS, STAFF, securityApplication } from "./support/security-app.js";
 import type { WidgetStore } from "./support/widget-app.js";
@@ -271,6 +271,24 @@ describe("rate limiting keys on the credential that identified the caller", () =
     expect(await remaining(ann)).toBe(annFirst - 2);
     expect(await remaining(bo)).toBe(boFirst - 1);
     expect(await remaining({})).toBe(anonymousFirst - 1);
+  });
+});
+
+describe("the real start sequence", () => {
+  it("starts on the fixture (warm-up through every scheme) and serves with the application's verifiers", async () => {
+    const started = await startScratchServer(securityApplication(), { name: "security" });
+    try {
+      const staff = await fetch(`${started.apiUrl}${operation("staffDoor").path}`, {
+        headers: { authorization: basic("bo", STAFF.bo) },
+      });
+      expect(await identified(staff)).toMatchObject({ subject: "staff:bo" });
+      const resident = await fetch(`${started.apiUrl}${operation("residentDoor").path}`, {
+        headers: { authorization: `Bearer ${started.key}` },
+      });
+      expect((await identified(resident)).kind).toBe("key");
+    } finally {
+      await started.close();
+    }
   });
 });
 
