@@ -199,13 +199,19 @@ interface CompiledScheme {
 /** The `error` of a bearer challenge (RFC 6750 section 3.1). */
 type ChallengeError = "invalid_request" | "invalid_token" | "insufficient_scope";
 
-type Presented = { credential: PresentedCredential; malformed?: false } | { malformed: true };
-type Read = Presented | undefined | "ambiguous";
+/** A credential present but not well-formed (refused before any verifier sees it). */
+const MALFORMED = "malformed";
+type Presented = PresentedCredential;
+/** The credential as read: absent (undefined), sent twice, malformed, or presented. */
+type Read = Presented | undefined | "ambiguous" | typeof MALFORMED;
 
 interface RequestCache {
-  authorization?: { scheme: string; value: string } | null | "ambiguous";
-  cookies?: Record<string, string | undefined>;
+  authorization?: { scheme: string; value: string } | null | "ambiguous" | undefined;
+  cookies?: Record<string, string | undefined> | undefined;
 }
+
+/** The cache of a check that reads one scheme once, synchronously: reused, emptied each time. */
+const SCRATCH: RequestCache = { authorization: undefined, cookies: undefined };
 
 /** A quoted-string (RFC 9110 section 5.6.4): backslash and quote escaped. */
 function quoted(value: string): string {
@@ -222,8 +228,15 @@ function single(value: unknown): string | undefined | "ambiguous" {
 }
 
 // RFC 9110 section 11.4: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ].
-const AUTHORIZATION = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?: +(.*?))? *$/;
+const AUTH_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const SP = 32;
 
+/**
+ * The request's `Authorization` split into its scheme (lower case: RFC 9110 section 11.1 makes it
+ * case-insensitive) and the rest, spaces around it dropped; a value that starts with no scheme
+ * has scheme "". Split by hand rather than by one regular expression: every authenticated
+ * request comes here.
+ */
 function authorization(request: CredentialRequest, cache: RequestCache) {
   if (cache.authorization !== undefined) return cache.authorization;
   const value = single(request.headers.authorization);
@@ -231,10 +244,19 @@ function authorization(request: CredentialRequest, cache: RequestCache) {
     cache.authorization = value === undefined ? null : "ambiguous";
     return cache.authorization;
   }
-  const match = AUTHORIZATION.exec(value);
-  cache.authorization = match
-    ? { scheme: (match[1] as string).toLowerCase(), value: match[2] ?? "" }
-    : { scheme: "", value };
+  const space = value.indexOf(" ");
+  const scheme = space === -1 ? value : value.slice(0, space);
+  if (!AUTH_SCHEME.test(scheme)) {
+    cache.authorization = { scheme: "", value };
+    return cache.authorization;
+  }
+  let start = space === -1 ? value.length : space;
+  while (value.charCodeAt(start) === SP) start++;
+  let end = value.length;
+  while (end > start && value.charCodeAt(end - 1) === SP) end--;
+  // The usual spelling is taken as it is, without making a lower-case copy.
+  const lower = scheme === "Bearer" ? "bearer" : scheme.toLowerCase();
+  cache.authorization = { scheme: lower, value: value.slice(start, end) };
   return cache.authorization;
 }
 
@@ -247,8 +269,8 @@ function readBearer(request: CredentialRequest, cache: RequestCache): Read {
   const header = authorization(request, cache);
   if (header === "ambiguous") return header;
   if (header === null || header.scheme !== "bearer") return undefined;
-  if (!B64TOKEN.test(header.value)) return { malformed: true };
-  return { credential: { kind: "bearer", token: header.value } };
+  if (!B64TOKEN.test(header.value)) return MALFORMED;
+  return { kind: "bearer", token: header.value };
 }
 
 /**
@@ -259,17 +281,15 @@ function readBasic(request: CredentialRequest, cache: RequestCache): Read {
   const header = authorization(request, cache);
   if (header === "ambiguous") return header;
   if (header === null || header.scheme !== "basic") return undefined;
-  if (header.value === "" || !BASE64.test(header.value)) return { malformed: true };
+  if (header.value === "" || !BASE64.test(header.value)) return MALFORMED;
   const bytes = Buffer.from(header.value, "base64");
-  if (!isUtf8(bytes)) return { malformed: true };
+  if (!isUtf8(bytes)) return MALFORMED;
   const text = bytes.toString("utf8");
   const colon = text.indexOf(":");
   // A user-id cannot hold a colon; control characters are refused in both parts (section 2).
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-  if (colon === -1 || /[\u0000-\u001f\u007f]/.test(text)) return { malformed: true };
-  return {
-    credential: { kind: "basic", userId: text.slice(0, colon), password: text.slice(colon + 1) },
-  };
+  if (colon === -1 || /[\u0000-\u001f\u007f]/.test(text)) return MALFORMED;
+  return { kind: "basic", userId: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
 function compileScheme(
@@ -298,7 +318,14 @@ function compileScheme(
       compiled = {
         type: "http-bearer",
         read: readBearer,
-        identified: (verified) => ({ ...identity(name, verified), type: "http-bearer" }),
+        identified: (verified) => ({
+          scheme: name,
+          type: "http-bearer",
+          subject: verified.subject,
+          scopes: verified.scopes ?? NO_SCOPES,
+          principal: verified.principal,
+          key: verified.key,
+        }),
         challenge: bearerChallenge,
       };
     } else if (httpScheme === "basic") {
@@ -306,9 +333,13 @@ function compileScheme(
         type: "http-basic",
         read: readBasic,
         identified: (verified, read) => ({
-          ...identity(name, verified),
+          scheme: name,
           type: "http-basic",
-          userId: !read.malformed && read.credential.kind === "basic" ? read.credential.userId : "",
+          subject: verified.subject,
+          scopes: verified.scopes ?? NO_SCOPES,
+          principal: verified.principal,
+          key: verified.key,
+          userId: read.kind === "basic" ? read.userId : "",
         }),
         challenge: () => `Basic ${realmParam}, charset="UTF-8"`,
       };
@@ -344,11 +375,15 @@ function compileScheme(
         const value = keyValue(request, cache);
         if (value === undefined || value === "") return undefined;
         if (value === "ambiguous") return value;
-        return { credential: { kind: "apiKey", key: value } };
+        return { kind: "apiKey", key: value };
       },
       identified: (verified) => ({
-        ...identity(name, verified),
+        scheme: name,
         type: "apiKey",
+        subject: verified.subject,
+        scopes: verified.scopes ?? NO_SCOPES,
+        principal: verified.principal,
+        key: verified.key,
         in: where,
         name: keyName,
       }),
@@ -358,7 +393,14 @@ function compileScheme(
     compiled = {
       type,
       read: readBearer,
-      identified: (verified) => ({ ...identity(name, verified), type }),
+      identified: (verified) => ({
+        scheme: name,
+        type,
+        subject: verified.subject,
+        scopes: verified.scopes ?? NO_SCOPES,
+        principal: verified.principal,
+        key: verified.key,
+      }),
       challenge: bearerChallenge,
     };
   } else if (type === "mutualTLS") {
@@ -370,15 +412,8 @@ function compileScheme(
   return { ...compiled, name, verifier, context: { scheme: name, type: compiled.type } };
 }
 
-function identity(scheme: string, verified: VerifiedCredential) {
-  return {
-    scheme,
-    subject: verified.subject,
-    scopes: verified.scopes ?? [],
-    principal: verified.principal,
-    key: verified.key,
-  };
-}
+/** The scopes of a credential its verifier gave none. */
+const NO_SCOPES: readonly string[] = Object.freeze([]);
 
 /** The per-operation checks of a contract, or an error naming each scheme it cannot check. */
 export function compileSecurity(input: SecurityInput): {
@@ -510,26 +545,39 @@ function compileCheck(requirements: Part[][]): SecurityCheck {
         schemes: failed,
       }),
     );
+    // A verifier answering the same object for the same credential (the key store's, a cache)
+    // gets the same outcome back: nothing is built per request for a known caller. Not for
+    // basic, whose identity holds the user-id as read.
+    const reusable = scheme.type !== "http-basic";
+    const outcomes = new WeakMap<VerifiedCredential, SecurityOutcome>();
     const settle = (verified: VerifiedCredential | null, read: Presented): SecurityOutcome => {
       if (verified === null) return INVALID;
-      const credential = scheme.identified(verified, read);
-      return {
-        ok: true,
-        requirement: 0,
-        credentials: [credential],
-        subject: credential.subject,
-        attempted: undefined,
-      };
+      let outcome = reusable ? outcomes.get(verified) : undefined;
+      if (outcome === undefined) {
+        const credential = scheme.identified(verified, read);
+        outcome = Object.freeze({
+          ok: true,
+          requirement: 0,
+          credentials: Object.freeze([credential]),
+          subject: credential.subject,
+          attempted: undefined,
+        });
+        if (reusable) outcomes.set(verified, outcome);
+      }
+      return outcome;
     };
     const failedToVerify = (error: unknown) => unverified(error, failed);
     return (request: CredentialRequest): SecurityOutcome | Promise<SecurityOutcome> => {
-      const read = scheme.read(request, {});
+      // The one read of this check: the scratch cache is emptied first, and read synchronously.
+      SCRATCH.authorization = undefined;
+      SCRATCH.cookies = undefined;
+      const read = scheme.read(request, SCRATCH);
       if (read === undefined) return MISSING;
       if (read === "ambiguous") return AMBIGUOUS;
-      if (read.malformed) return INVALID;
+      if (read === MALFORMED) return INVALID;
       let answer: ReturnType<CredentialVerifier>;
       try {
-        answer = scheme.verifier(read.credential, scheme.context, request);
+        answer = scheme.verifier(read, scheme.context, request);
       } catch (error) {
         return failedToVerify(error);
       }
@@ -636,7 +684,7 @@ function compileCheck(requirements: Part[][]): SecurityCheck {
         results.set(scheme, { state: "ambiguous" });
         continue;
       }
-      if (read.malformed) {
+      if (read === MALFORMED) {
         results.set(scheme, { state: "invalid" });
         continue;
       }
@@ -652,7 +700,7 @@ function compileCheck(requirements: Part[][]): SecurityCheck {
         results.set(scheme, { state: "unverified", error });
       };
       try {
-        const answer = scheme.verifier(read.credential, scheme.context, request);
+        const answer = scheme.verifier(read, scheme.context, request);
         if (answer instanceof Promise) pending.push(answer.then(settle, failedToVerify));
         else settle(answer);
       } catch (error) {

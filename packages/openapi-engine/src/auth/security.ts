@@ -28,7 +28,7 @@ import {
   type SpecOperation,
 } from "@animal-store/openapi";
 import { EngineError, type EngineErrorCode } from "../errors.js";
-import type { KeyLookup, Refusal } from "./credentials.js";
+import type { ApiKeyRecord, KeyLookup, Refusal } from "./credentials.js";
 import {
   type CredentialVerifier,
   compileSecurity,
@@ -109,8 +109,18 @@ export function securityErrorCodes(
 
 /** The verifier of the engine's key store: a bearer token or an apiKey value is a key. */
 export function keyStoreVerifier(lookup: KeyLookup): CredentialVerifier {
-  const verified = (key: Awaited<ReturnType<KeyLookup>>): VerifiedCredential | null =>
-    key === null ? null : { subject: `key:${key.id}`, principal: key, key };
+  // One answer per key record (the directory hands out the same record until it reloads), so a
+  // known key's check builds nothing per request.
+  const answers = new WeakMap<ApiKeyRecord, VerifiedCredential>();
+  const verified = (key: ApiKeyRecord | null): VerifiedCredential | null => {
+    if (key === null) return null;
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = { subject: `key:${key.id}`, principal: key, key };
+      answers.set(key, answer);
+    }
+    return answer;
+  };
   return (credential, _context, request) => {
     const presented =
       credential.kind === "bearer"
