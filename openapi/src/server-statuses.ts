@@ -45,7 +45,6 @@ export const SERVER_STATUSES: readonly ServerStatus[] = [
   {
     status: "403",
     applies: (operation) => listsScopes(operation),
-    declaredBy: (_spec, operation) => listsScopes(operation),
     why: "a requirement of its security lists scopes: a credential without one of them gets 403 insufficient_scope",
   },
   {
