@@ -21,28 +21,23 @@ export function securitySchemes(spec: OpenApiDocument): Record<string, JsonObjec
 }
 
 /**
- * The realm of the bearer challenge: the `x-realm` of the first scheme that gives one, else the
- * document's title. Throws naming the operation whose requirement names anything but an HTTP
- * bearer scheme (the only kind the server checks).
+ * The realm of the challenges: the `x-realm` of the first scheme the operations use that gives
+ * one, else the document's title. (Each scheme's own challenge carries its own `x-realm`; this is
+ * the contract's, for a contract with one realm. Which schemes the server can check is the
+ * engine's business: it refuses at start a scheme it cannot.)
  */
 export function bearerRealm(
   spec: OpenApiDocument,
   operations: Pick<SpecOperation, "operationId" | "security">[],
 ): string {
   const schemes = securitySchemes(spec);
-  let realm: string | undefined;
   for (const op of operations) {
     for (const name of op.security.flatMap((requirement) => Object.keys(requirement))) {
-      const scheme = schemes[name];
-      if (scheme?.type !== "http" || scheme.scheme !== "bearer") {
-        throw new Error(
-          `${op.operationId}: security scheme "${name}" is not an HTTP bearer scheme, the only kind this server checks`,
-        );
-      }
-      if (typeof scheme["x-realm"] === "string") realm ??= scheme["x-realm"];
+      const realm = schemes[name]?.["x-realm"];
+      if (typeof realm === "string") return realm;
     }
   }
-  return realm ?? spec.info.title;
+  return spec.info.title;
 }
 
 /**

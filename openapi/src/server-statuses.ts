@@ -24,6 +24,10 @@ export interface ServerStatus {
 }
 
 const always = () => true;
+const listsScopes = (operation: SpecOperation) =>
+  operation.security.some((requirement) =>
+    Object.values(requirement).some((scopes) => scopes.length > 0),
+  );
 const takesBody = (operation: SpecOperation) => operation.requestBody !== undefined;
 
 /** What the engine answers, in status order. */
@@ -37,6 +41,11 @@ export const SERVER_STATUSES: readonly ServerStatus[] = [
     status: "401",
     applies: (operation) => !allowsAnonymous(operation),
     why: "its security requires a credential: a request without a valid API key gets 401",
+  },
+  {
+    status: "403",
+    applies: (operation) => listsScopes(operation),
+    why: "a requirement of its security lists scopes: a credential without one of them gets 403 insufficient_scope",
   },
   {
     status: "410",

@@ -351,6 +351,30 @@ const FAULTS = [
     "test/http-edges.test.ts",
     "Error shape, with the rate-limit",
   ],
+  [
+    "a requirement's scopes not enforced",
+    "src/auth/security-schemes.ts",
+    "if (missingScopes.length === 0) {",
+    "if (missingScopes.length >= 0) {",
+    "test/security.test.ts",
+    "without the scope 403",
+  ],
+  [
+    "a combination satisfied by one of its schemes",
+    "src/auth/security-schemes.ts",
+    "if (credentials.length < parts.length) continue;",
+    "if (credentials.length === 0) continue;",
+    "test/security.test.ts",
+    "both credentials needed",
+  ],
+  [
+    "a credential other than a key counted on the address",
+    "src/auth/credentials.ts",
+    "if (credential === undefined) {",
+    "if (credential?.key === undefined) {",
+    "test/security.test.ts",
+    "each on its own window",
+  ],
 ];
 
 const run = (command, args) =>

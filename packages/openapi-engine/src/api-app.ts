@@ -12,7 +12,13 @@ import type { Logger } from "pino";
 import type { Application, EngineStore } from "./application.js";
 import { createKeyLookup } from "./auth/api-keys.js";
 import { identifyCaller, type KeyLookup, requireCredential } from "./auth/credentials.js";
-import { type CompiledOperation, compileOperations, withHandlers } from "./compiled-operation.js";
+import { compileContractSecurity, type Verifiers } from "./auth/security.js";
+import {
+  type CompiledOperation,
+  compileOperations,
+  withHandlers,
+  withSecurity,
+} from "./compiled-operation.js";
 import type { AppConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
@@ -65,6 +71,11 @@ export interface ApiAppDeps {
   logger: Logger;
   /** Replaces the cached lookup of keys in `keyStore` (the warm-up's one-off key, tests). */
   keyLookup?: KeyLookup | undefined;
+  /**
+   * The application's verifier of each security scheme, by name (`Application.verifiers`); a
+   * bearer or apiKey scheme without one is checked by the key lookup (auth/security.ts).
+   */
+  verifiers?: Verifiers | undefined;
   /** The application's own ops routes, outside the base path (see ops-routes.ts). */
   opsRoutes?: readonly OpsRoute[] | undefined;
   /** Where requests are counted for /metrics; none: nothing is counted (metrics off). */
@@ -103,10 +114,19 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // An address may cost as many store lookups of unknown keys per minute as its anonymous plan
   // allows it requests.
   const anonymous = contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits;
-  const identify = identifyCaller(
+  const keyLookup =
     deps.keyLookup ??
-      createKeyLookup(deps.keyStore, config.apiKeyCacheTtlMs, { perMinute: anonymous.perMinute }),
-  );
+    createKeyLookup(deps.keyStore, config.apiKeyCacheTtlMs, { perMinute: anonymous.perMinute });
+  // Every operation's security, and the document's (for requests that match no operation, the
+  // ops routes and the edge's answers): compiled once, verifiers bound; throws naming a scheme
+  // it cannot check, so the server does not start.
+  const security = compileContractSecurity(contract.spec, contract.operations, {
+    verifiers: deps.verifiers,
+    keyLookup,
+  });
+  const operations = withSecurity(deps.operations, security);
+  const documentSecurity = security.forDocument();
+  const identify = identifyCaller(documentSecurity.check);
   const limits = limitsFor(contract.rateLimit, (key) =>
     logger.warn(
       { keyId: key.id, plan: key.plan },
@@ -126,7 +146,6 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
           metrics.refused(caller.kind === "key" ? caller.key.plan : undefined, code)),
     });
   const count = counting();
-  const { realm } = contract;
   const checked = config.validateResponses;
 
   // A request of an operation, one lifecycle per operation: a step that does nothing for an
@@ -136,22 +155,24 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // counted and carry X-RateLimit-* too.
   const routed = Lifecycle.after<RequestLocals & Routed<CompiledOperation>>();
   const traced = tracing ? routed.use(traceOperation(tracing, contract.basePath)) : routed;
-  // Left out of the lifecycle of an operation that asks for no credential.
-  const credential = requireCredential({ realm });
+  // Left out of the lifecycle of an operation (or document) that asks for no credential.
+  const credential = requireCredential(documentSecurity.refuse);
   const sunset = refuseAfterSunset(clock);
   const body = jsonRequestBody(contract.bodyLimitBytes);
   const handled = handle({ checked });
-  const operation = (op: CompiledOperation) =>
-    traced
+  const operation = (op: CompiledOperation) => {
+    const { check, refuse } = op.authentication as NonNullable<CompiledOperation["authentication"]>;
+    return traced
       .useIf(op.deprecation?.headers !== undefined, deprecationHeaders)
-      .use(identify)
+      .use(identifyCaller(check))
       .use(count)
-      .useIf(op.requiresCredential, credential)
+      .useIf(op.requiresCredential, requireCredential(refuse))
       .useIf(op.deprecation?.sunsetMs !== undefined, sunset)
       .useIf(op.requestBody !== undefined, body)
       .use(validateRequest)
       .use(handled)
       .handler();
+  };
   // OPTIONS on a path that does not declare it: the caller's window is read, never counted.
   const options = Lifecycle.after<RequestLocals & Preflight>()
     .use(identify)
@@ -165,7 +186,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     .useIf(!contract.anonymousByDefault, credential)
     .use(refuseUnmatched);
   const apiRouter = router<CompiledOperation, RequestLocals>(
-    buildRouteTable(deps.operations),
+    buildRouteTable(operations),
     { operation, options: options.handler(), unmatched: unmatched.handler() },
     { basePaths: contract.basePaths, outside: outsideApi },
   );
@@ -239,5 +260,6 @@ export async function createApiApp<S extends EngineStore>(
     config: options.config,
     logger: options.logger,
     keyLookup: options.keyLookup,
+    verifiers: application.verifiers?.(options.store),
   });
 }

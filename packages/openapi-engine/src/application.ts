@@ -3,6 +3,7 @@
  * contract it serves, how to open its store, and its handlers over a store.
  */
 import type { LoadedSpec, OpenApiDocument } from "@animal-store/openapi";
+import type { Verifiers } from "./auth/security.js";
 import type { HandlerSet } from "./compiled-operation.js";
 import type { ConfigDefaults, DatabaseConfig } from "./config.js";
 import type { Contract } from "./contract/contract.js";
@@ -29,6 +30,15 @@ export interface Application<S extends EngineStore> {
   openScratchStore(): Promise<S>;
   /** Its handler of each operation, by operationId, over `store`. */
   handlers(store: S, contract: Contract): HandlerSet;
+  /**
+   * Its check of each security scheme's credentials, by the scheme's name in
+   * `components.securitySchemes`, over `store` (auth/security-schemes.ts `CredentialVerifier`:
+   * given the presented credential, answer who it identifies and its scopes, or null to refuse).
+   * An `http` bearer or `apiKey` scheme left out is checked against the engine's key store;
+   * `http` basic, `oauth2` and `openIdConnect` schemes have no default, so a contract using one
+   * that is left out does not start. Absent: every scheme is left out.
+   */
+  verifiers?(store: S): Verifiers;
   /**
    * Checks, once the store is open, that it can hold what the contract says is stored; rejects
    * with a message naming what is missing and what to write (the server then does not start).

@@ -1,10 +1,12 @@
 /**
  * One compiled object per operation, its route context (as Fastify's `lib/context.js`): what
- * the contract says of it (contract/), its request validator (validation/), its answers'
- * serializers or checks (responses/) and the application's handler, all built once at start. The
- * router puts it on `res.locals.operation`; every later step reads it from there.
+ * the contract says of it (contract/), its security check (auth/), its request validator
+ * (validation/), its answers' serializers or checks (responses/) and the application's handler,
+ * all built once at start. The router puts it on `res.locals.operation`; every later step reads
+ * it from there.
  */
 import type { Logger } from "pino";
+import type { CompiledSecurity, ContractSecurity } from "./auth/security.js";
 import type { Contract, ServedOperation } from "./contract/contract.js";
 import { type CompiledAnswers, compileAnswers } from "./responses/answers.js";
 import type { AnyHandler } from "./responses/handle.js";
@@ -22,6 +24,11 @@ export interface CompiledOperation extends ServedOperation {
   answers: CompiledAnswers;
   /** The application's handler; undefined until `withHandlers` binds one (a 500 without). */
   handler: AnyHandler | undefined;
+  /**
+   * Its security requirements as a check with the verifiers bound, and the answers to its
+   * refusals; undefined until `withSecurity` binds them (the app does, with its verifiers).
+   */
+  authentication: CompiledSecurity | undefined;
 }
 
 /** The application's handlers by operationId. */
@@ -53,8 +60,20 @@ export async function compileOperations(
           : { serialize: false, ajv, checkBody: validator.validateResponseBody },
       ),
       handler: undefined,
+      authentication: undefined,
     };
   });
+}
+
+/** `operations` with their security compiled in `security` bound. */
+export function withSecurity(
+  operations: CompiledOperation[],
+  security: ContractSecurity,
+): CompiledOperation[] {
+  return operations.map((operation) => ({
+    ...operation,
+    authentication: security.forOperation(operation.operationId),
+  }));
 }
 
 /**

@@ -15,6 +15,8 @@ const STATUS_OF = {
   malformed_encoding: 400,
   unauthorized: 401,
   invalid_api_key: 401,
+  invalid_credentials: 401,
+  insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
   gone: 410,

@@ -13,6 +13,14 @@ export {
   type NewKeyOptions,
 } from "./auth/api-keys.js";
 export type { ApiKeyRecord, Caller, KeyLookup } from "./auth/credentials.js";
+export type { Verifiers } from "./auth/security.js";
+export type {
+  CredentialVerifier,
+  IdentifiedCredential,
+  PresentedCredential,
+  VerifiedCredential,
+  VerifierContext,
+} from "./auth/security-schemes.js";
 export type { CompiledOperation, HandlerSet } from "./compiled-operation.js";
 export {
   type AppConfig,

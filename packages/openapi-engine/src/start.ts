@@ -134,6 +134,7 @@ export async function startEngine<S extends EngineStore>(
       config,
       logger,
       keyLookup: options.keyLookup,
+      verifiers: application.verifiers?.(store),
       opsRoutes: options.opsRoutes,
       metrics,
       readiness,

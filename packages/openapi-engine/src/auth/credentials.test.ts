@@ -6,10 +6,12 @@ import { EngineError } from "../errors.js";
 import {
   type ApiKeyRecord,
   type Caller,
+  type CallerLocals,
   identifyCaller,
   type KeyLookup,
   requireCredential,
 } from "./credentials.js";
+import { compileContractSecurity } from "./security.js";
 
 const contract = compileContract(loadFixture());
 const challenge = `Bearer realm="${contract.realm}"`;
@@ -24,10 +26,17 @@ const record: ApiKeyRecord = {
   revokedAt: null,
 };
 
-async function identify(
+/** The fixture's document security compiled over `lookup`, as the app compiles it. */
+function documentSecurity(lookup: KeyLookup) {
+  return compileContractSecurity(contract.spec, contract.operations, {
+    keyLookup: lookup,
+  }).forDocument();
+}
+
+async function identifyLocals(
   authorization: string | undefined,
   lookup: KeyLookup = async (key) => (key === "good-key" ? record : null),
-): Promise<Caller> {
+): Promise<CallerLocals> {
   const rawHeaders = authorization === undefined ? [] : ["Authorization", authorization];
   const req = {
     headers: { authorization },
@@ -35,17 +44,40 @@ async function identify(
     ip: "10.0.0.1",
     socket: {},
   } as unknown as Request;
-  const res = { locals: {} } as unknown as Response<unknown, { caller: Caller }>;
-  await new Promise<void>((resolve) => identifyCaller(lookup)(req, res, () => resolve()));
-  return res.locals.caller;
+  const res = { locals: {} } as unknown as Response<unknown, CallerLocals>;
+  await new Promise<void>((resolve) =>
+    identifyCaller(documentSecurity(lookup).check)(req, res, () => resolve()),
+  );
+  return res.locals;
 }
 
-/** What requireCredential passes on for `caller` where a credential is (or is not) `required`. */
-function reject(caller: Caller, required = true): unknown {
+async function identify(authorization: string | undefined, lookup?: KeyLookup): Promise<Caller> {
+  return (await identifyLocals(authorization, lookup)).caller;
+}
+
+/** What requireCredential passes on for `authorization` (two Authorization lines with `twice`). */
+async function reject(
+  authorization: string | undefined,
+  lookup?: KeyLookup,
+  twice = false,
+): Promise<unknown> {
+  const locals = await identifyLocals(authorization, lookup);
+  if (twice) {
+    const req = {
+      headers: { authorization },
+      rawHeaders: ["Authorization", authorization, "Authorization", authorization],
+      ip: "10.0.0.1",
+      socket: {},
+    } as unknown as Request;
+    const res = { locals } as unknown as Response<unknown, CallerLocals>;
+    await new Promise<void>((resolve) =>
+      identifyCaller(documentSecurity(async () => record).check)(req, res, () => resolve()),
+    );
+  }
   let passed: unknown = "not called";
-  requireCredential({ realm: contract.realm, required: () => required })(
+  requireCredential(documentSecurity(async () => null).refuse)(
     {} as Request,
-    { locals: { caller } } as unknown as Response<unknown, { caller: Caller }>,
+    { locals } as unknown as Response<unknown, CallerLocals>,
     ((err?: unknown) => {
       passed = err;
     }) as NextFunction,
@@ -81,21 +113,23 @@ describe("identifyCaller", () => {
 });
 
 describe("requireCredential", () => {
-  it("passes a key caller through", () => {
-    expect(reject({ kind: "key", key: record })).toBeUndefined();
+  it("passes a key caller through", async () => {
+    expect(await reject("Bearer good-key")).toBeUndefined();
   });
 
-  it("answers 401 unauthorized with the bare challenge when the key is missing", () => {
-    const err = reject({ kind: "anonymous", address: "x", failure: "missing" }) as EngineError;
+  it("answers 401 unauthorized with the bare challenge when the key is missing", async () => {
+    const err = (await reject(undefined)) as EngineError;
     expect(err).toBeInstanceOf(EngineError);
     expect([err.status, err.code]).toEqual([401, "unauthorized"]);
     expect(err.headers["WWW-Authenticate"]).toBe(challenge);
+    expect(err.message).toBe("Missing credentials: send Authorization: Bearer <API_KEY>.");
   });
 
-  it("answers 401 invalid_api_key with error=invalid_token when the key is bad", () => {
-    const err = reject({ kind: "anonymous", address: "x", failure: "invalid" }) as EngineError;
+  it("answers 401 invalid_api_key with error=invalid_token when the key is bad", async () => {
+    const err = (await reject("Bearer bad-key")) as EngineError;
     expect([err.status, err.code]).toEqual([401, "invalid_api_key"]);
     expect(err.headers["WWW-Authenticate"]).toBe(`${challenge}, error="invalid_token"`);
+    expect(err.message).toBe("The API key is invalid or revoked.");
   });
 
   it("takes the realm from the contract's security scheme", () => {
@@ -106,32 +140,21 @@ describe("requireCredential", () => {
     expect(contract.realm).toBe(schemes.keyAuth?.["x-realm"]);
   });
 
-  it("answers 401 invalid_api_key with error=invalid_request for two Authorization headers", () => {
-    const err = reject({ kind: "anonymous", address: "x", failure: "ambiguous" }) as EngineError;
+  it("answers 401 invalid_api_key with error=invalid_request for two Authorization headers", async () => {
+    const err = (await reject("Bearer good-key", undefined, true)) as EngineError;
     expect([err.status, err.code]).toEqual([401, "invalid_api_key"]);
     expect(err.headers["WWW-Authenticate"]).toBe(`${challenge}, error="invalid_request"`);
+    expect(err.message).toBe("Send exactly one Authorization header.");
   });
 
-  it("lets any caller through where no credential is required (security: [])", () => {
-    for (const failure of ["missing", "invalid", "ambiguous"] as const) {
-      expect(reject({ kind: "anonymous", address: "x", failure }, false)).toBe(undefined);
-    }
-  });
-
-  it("answers the key store's failure where a key is needed, never where none is", async () => {
+  it("answers the key store's failure where a key is needed", async () => {
     const failure = new Error("store down");
     const caller = await identify("Bearer good-key", () => Promise.reject(failure));
-    expect(caller).toEqual({
-      kind: "anonymous",
-      address: "10.0.0.1",
-      failure: "unverified",
-      error: failure,
-    });
-    expect(reject(caller)).toBe(failure);
-    expect(reject(caller, false)).toBeUndefined();
-    const thrown = await identify("Bearer good-key", () => {
+    expect(caller).toEqual({ kind: "anonymous", address: "10.0.0.1", failure: "unverified" });
+    expect(await reject("Bearer good-key", () => Promise.reject(failure))).toBe(failure);
+    const thrown = () => {
       throw failure;
-    });
-    expect(reject(thrown)).toBe(failure);
+    };
+    expect(await reject("Bearer good-key", thrown)).toBe(failure);
   });
 });

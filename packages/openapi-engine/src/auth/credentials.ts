@@ -1,31 +1,42 @@
 /**
- * Authentication in two steps so rate limiting can sit between them: `identifyCaller` decides
- * who is calling and never rejects; `requireCredential` refuses callers without a valid key where
- * a credential is required (an operation's `security`, or the document's for a path that matched
- * no operation; `security: []` or an empty requirement asks for none).
+ * Authentication in two steps so rate limiting can sit between them: `identifyCaller` runs the
+ * compiled security check of the operation (auth/security-schemes.ts; the document's for a
+ * request that matched no operation) and never rejects; `requireCredential` turns a refused
+ * check into its 401 or 403 (auth/security.ts builds those answers once per operation).
  *
- * @see https://spec.openapis.org/oas/v3.1.0#security-requirement-object
+ * @see https://spec.openapis.org/oas/v3.1.1#security-requirement-object
  */
 import type { Request } from "express";
-import { engineErrors } from "../errors.js";
+import type { EngineError } from "../errors.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { ApiKeyRecord } from "../storage/api-key-store.js";
+import type {
+  CredentialRequest,
+  IdentifiedCredential,
+  SecurityCheck,
+  SecurityFailure,
+  SecurityOutcome,
+} from "./security-schemes.js";
 
 export type { ApiKeyRecord } from "../storage/api-key-store.js";
 
 /**
- * Who is calling: a valid key, or an address without one, and why: none sent, an unknown or
- * revoked key, two Authorization headers, or a key the key store could not check (`error`, the
- * store's own, is the answer wherever a credential is required).
+ * Who is calling, for rate limiting and the handlers: a key of the engine's key store (counted
+ * on its plan), another credential a verifier identified (counted under its subject on the
+ * anonymous plan's limits), or an address without either, and why (`missing`: none sent;
+ * `ambiguous`, `invalid`, `unverified`: one sent but not accepted; where the operation's
+ * security allows no credential, such a caller is served anonymously).
  */
 export type Caller =
   | { kind: "key"; key: ApiKeyRecord }
-  | { kind: "anonymous"; address: string; failure: "missing" | "invalid" | "ambiguous" }
-  | { kind: "anonymous"; address: string; failure: "unverified"; error: unknown };
+  | { kind: "credential"; subject: string; credentials: readonly IdentifiedCredential[] }
+  | { kind: "anonymous"; address: string; failure: SecurityFailure };
 
 /** What `identifyCaller` sets. */
 export interface CallerLocals {
   caller: Caller;
+  /** The security check's outcome, which `requireCredential` answers when it refuses. */
+  security: SecurityOutcome;
 }
 
 /**
@@ -37,10 +48,6 @@ export type KeyLookup = (
   plaintextKey: string,
   address?: () => string,
 ) => ApiKeyRecord | null | Promise<ApiKeyRecord | null>;
-
-const BEARER_SCHEME = /^Bearer(?: |$)/i;
-// RFC 6750 token68 syntax; anything else cannot be one of our keys.
-const BEARER_TOKEN = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** The client address a caller without a key is counted under. */
 export function callerAddress(req: Request): string {
@@ -82,81 +89,81 @@ function authorizationLines(req: Request & HeaderLines): number {
   return req.authorizationLines as number;
 }
 
-/** Sets `res.locals.caller`; never refuses (rate limiting still applies to every caller). */
-export function identifyCaller(keyLookup: KeyLookup) {
-  return step<object, CallerLocals>(function identifyCaller(req, res, next) {
+/**
+ * What the security check reads of a request: its headers (two `Authorization` lines, which Node
+ * folds to the first, shown as both), its query (parsed only when an apiKey scheme reads it) and
+ * its address (computed only when a verifier asks).
+ */
+class PresentedRequest implements CredentialRequest {
+  readonly headers: CredentialRequest["headers"];
+  readonly address: () => string;
+
+  constructor(private readonly req: Request & HeaderLines) {
     const header = req.headers.authorization;
-    if (header !== undefined && authorizationLines(req) > 1) {
-      res.locals.caller = { kind: "anonymous", address: callerAddress(req), failure: "ambiguous" };
-      next();
-      return;
-    }
-    // Another scheme (Basic, ...) is no bearer credential at all: "missing", not "invalid".
-    if (header === undefined || !BEARER_SCHEME.test(header)) {
-      res.locals.caller = { kind: "anonymous", address: callerAddress(req), failure: "missing" };
-      next();
-      return;
-    }
-    const token = BEARER_TOKEN.exec(header)?.[1];
-    const identified = (record: ApiKeyRecord | null) => {
-      res.locals.caller = record
-        ? { kind: "key", key: record }
-        : { kind: "anonymous", address: callerAddress(req), failure: "invalid" };
-      next();
-    };
-    // The key store is down: the caller is limited by address meanwhile, and the store's error
-    // answers where a key is needed, so that answer still carries X-RateLimit-* like every other.
-    const unverified = (error: unknown) => {
-      res.locals.caller = {
-        kind: "anonymous",
-        address: callerAddress(req),
-        failure: "unverified",
-        error,
-      };
-      next();
-    };
-    let found: ReturnType<KeyLookup>;
-    try {
-      found = token ? keyLookup(token, () => callerAddress(req)) : null;
-    } catch (err) {
-      unverified(err);
-      return;
-    }
-    if (found instanceof Promise) found.then(identified, unverified);
-    else identified(found);
-  });
+    this.headers =
+      header !== undefined && authorizationLines(req) > 1
+        ? { ...req.headers, authorization: [header, header] }
+        : req.headers;
+    this.address = () => callerAddress(req);
+  }
+
+  get query(): Readonly<Record<string, unknown>> {
+    return this.req.query;
+  }
+}
+
+/** The caller an outcome identifies: the credential behind its subject, else the address. */
+function callerOf(req: Request, outcome: SecurityOutcome): Caller {
+  const credential = outcome.ok ? outcome.credentials[0] : outcome.credential;
+  if (credential === undefined) {
+    const failure = outcome.ok ? (outcome.attempted ?? "missing") : outcome.failure;
+    return { kind: "anonymous", address: callerAddress(req), failure };
+  }
+  if (credential.key !== undefined) return { kind: "key", key: credential.key };
+  return {
+    kind: "credential",
+    subject: credential.subject,
+    credentials: outcome.ok ? outcome.credentials : [credential],
+  };
 }
 
 /**
- * After rate limiting: refuses a caller without a valid key where `required` says the request
- * needs one (absent: every request it runs for; a lifecycle leaves it out where none is needed):
- * 401 with the bearer challenge of `realm`, or the key store's error when the key could not be
- * checked.
+ * Sets `res.locals.caller` and `res.locals.security` from `check` (the operation's compiled
+ * security); never refuses (rate limiting still applies to every caller, and keys on the
+ * credential that identified it). A check never rejects: a verifier's failure is its outcome.
  */
-export function requireCredential<Locals extends object>(options: {
-  realm: string;
-  required?: ((locals: Locals) => boolean) | undefined;
-}) {
-  const challenge = `Bearer realm="${options.realm}"`;
-  return step<Locals & CallerLocals>(function requireCredential(_req, res, next) {
-    const { caller } = res.locals;
-    const { required } = options;
-    if (caller.kind === "key" || (required !== undefined && !required(res.locals))) {
+export function identifyCaller(check: SecurityCheck) {
+  return step<object, CallerLocals>(function identifyCaller(req, res, next) {
+    const outcome = check(new PresentedRequest(req));
+    if (outcome instanceof Promise) {
+      outcome.then((settled) => {
+        res.locals.security = settled;
+        res.locals.caller = callerOf(req, settled);
+        next();
+      }, next);
+      return;
+    }
+    res.locals.security = outcome;
+    res.locals.caller = callerOf(req, outcome);
+    next();
+  });
+}
+
+/** A refused check's outcome. */
+export type Refusal = Extract<SecurityOutcome, { ok: false }>;
+
+/**
+ * After rate limiting: answers a refused check with `refuse` (its 401 or 403, built for the
+ * operation), or with the verifier's own error when the credential could not be checked (a key
+ * store outage: 503). A lifecycle leaves it out where the security asks for no credential.
+ */
+export function requireCredential(refuse: (refusal: Refusal) => EngineError) {
+  return step<CallerLocals>(function requireCredential(_req, res, next) {
+    const { security } = res.locals;
+    if (security.ok) {
       next();
       return;
     }
-    switch (caller.failure) {
-      case "unverified":
-        next(caller.error);
-        return;
-      case "ambiguous":
-        next(engineErrors.ambiguousCredential(challenge));
-        return;
-      case "invalid":
-        next(engineErrors.invalidApiKey(challenge));
-        return;
-      default:
-        next(engineErrors.missingCredential(challenge));
-    }
+    next(security.failure === "unverified" ? security.error : refuse(security));
   });
 }

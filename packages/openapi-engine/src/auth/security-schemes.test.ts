@@ -88,9 +88,13 @@ describe("http bearer", () => {
       refusal(await check(security, { headers: { authorization: "Bearer a b" } })).failure,
     ).toBe("invalid");
     expect(
-      refusal(await check(security, { headers: { authorization: ["Bearer good", "Bearer good"] } }))
-        .failure,
-    ).toBe("invalid");
+      refusal(
+        await check(security, { headers: { authorization: ["Bearer good", "Bearer good"] } }),
+      ),
+    ).toMatchObject({
+      failure: "ambiguous",
+      challenges: ['Bearer realm="fixture", error="invalid_request"'],
+    });
   });
   it("takes another scheme's Authorization as no bearer credential at all", async () => {
     expect(
@@ -171,7 +175,7 @@ describe("apiKey", () => {
       'ApiKey realm="Default Realm", in="header", name="X-Api-Key"',
     ]);
     expect(refusal(await check1({ headers: { "x-api-key": ["hk", "hk"] } })).failure).toBe(
-      "invalid",
+      "ambiguous",
     );
   });
   it("reads a query key, refusing a repeated one", async () => {
@@ -184,7 +188,7 @@ describe("apiKey", () => {
     expect(
       refusal(await check([{ queryKey: [] }], { headers: {}, query: { api_key: ["qk", "x"] } }))
         .failure,
-    ).toBe("invalid");
+    ).toBe("ambiguous");
     expect(refusal(await check([{ queryKey: [] }], { headers: {} })).failure).toBe("missing");
   });
   it("reads a cookie key with the cookie package (decoding %20)", async () => {

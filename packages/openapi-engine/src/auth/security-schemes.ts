@@ -21,12 +21,12 @@
  *   satisfied, even if it carried a credential that failed (`outcome.attempted` says how).
  * - Refused: a requirement whose credentials all verified but lack a scope → 403
  *   `insufficient_scope` (one token may be offered to several schemes: the one that knows it
- *   speaks for it); else any presented credential that failed → 401 `invalid`; else a verifier
- *   that threw → `unverified` (its error is the answer: a store outage is a 503); else 401
- *   `missing`.
+ *   speaks for it); else a credential sent twice → 401 `ambiguous` (which would the client have
+ *   meant?); else any presented credential that failed → 401 `invalid`; else a verifier that
+ *   threw → `unverified` (its error is the answer: a store outage is a 503); else 401 `missing`.
  * - An `Authorization` header of another scheme than the ones an operation accepts counts as no
  *   credential ("missing"), as does an empty apiKey value; two `Authorization` headers (or two
- *   values of an apiKey header or query parameter) are refused as `invalid`.
+ *   values of an apiKey header or query parameter) are refused as `ambiguous`.
  * - Subjects share one namespace across schemes: a caller who may come with a key or with a
  *   token is one rate-limit subject when both verifiers answer the same subject; a verifier that
  *   wants them apart prefixes its own.
@@ -41,6 +41,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import { parse as parseCookie } from "cookie";
+import type { ApiKeyRecord } from "../storage/api-key-store.js";
 
 /** A JSON object of the contract, read dynamically. */
 type JsonObject = Record<string, unknown>;
@@ -65,6 +66,11 @@ export interface VerifiedCredential {
   scopes?: readonly string[] | undefined;
   /** Whatever the application wants handed on (its key record, the token's claims). */
   principal?: unknown;
+  /**
+   * A key of the engine's key store: the caller is then counted on the key's plan and limits,
+   * and may be banned, as the engine's own verifier of bearer and apiKey schemes answers.
+   */
+  key?: ApiKeyRecord | undefined;
 }
 
 /** Which scheme a verifier is asked about. */
@@ -77,10 +83,12 @@ export interface VerifierContext {
 /**
  * The application's check of one scheme's credentials. A cache hit may answer synchronously; a
  * thrown error or rejected promise means the credential could not be checked (a store outage).
+ * `request` is what the check read (its `address`, for a verifier that bounds failures per client).
  */
 export type CredentialVerifier = (
   credential: PresentedCredential,
   context: VerifierContext,
+  request: CredentialRequest,
 ) => VerifiedCredential | null | Promise<VerifiedCredential | null>;
 
 /** The type of a security scheme this module checks. */
@@ -97,7 +105,12 @@ export type IdentifiedCredential = VerifiedCredential & {
   );
 
 /** Why a request's credentials were refused. */
-export type SecurityFailure = "missing" | "invalid" | "insufficient_scope" | "unverified";
+export type SecurityFailure =
+  | "missing"
+  | "ambiguous"
+  | "invalid"
+  | "insufficient_scope"
+  | "unverified";
 
 /** What a check answers: never thrown, so rate limiting can key on it first. */
 export type SecurityOutcome =
@@ -123,6 +136,14 @@ export type SecurityOutcome =
       detail: string;
       /** A subject the request proved though it was refused (insufficient scope): for rate limits. */
       subject: string | undefined;
+      /** The credential behind `subject` (insufficient scope). */
+      credential?: IdentifiedCredential | undefined;
+      /**
+       * The schemes the failure is about: those whose credential was sent twice (`ambiguous`),
+       * failed (`invalid`) or could not be checked (`unverified`); every scheme the operation
+       * accepts when `missing`; those of the requirement lacking a scope.
+       */
+      schemes: readonly string[];
       /** For `unverified`: the verifier's error. */
       error?: unknown;
     };
@@ -134,6 +155,8 @@ export type SecurityOutcome =
 export interface CredentialRequest {
   headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   query?: Readonly<Record<string, unknown>> | undefined;
+  /** The client's address, computed only when asked (handed to verifiers). */
+  address?: (() => string) | undefined;
 }
 
 /** One operation's compiled check. */
@@ -149,6 +172,11 @@ export interface SecurityInput {
   schemes: Readonly<Record<string, unknown>>;
   /** Each operation with the requirements in force (its own, else the document's). */
   operations: ReadonlyArray<{ operationId: string; security: readonly SecurityRequirement[] }>;
+  /**
+   * The document's own requirements (root `security`): what a request that matched no operation
+   * is checked against. Absent: none.
+   */
+  document?: readonly SecurityRequirement[] | undefined;
   /** The application's verifier of each scheme, by the scheme's name. */
   verifiers: Readonly<Record<string, CredentialVerifier>>;
   /** The realm of the challenges of a scheme without `x-realm`. */
@@ -162,17 +190,28 @@ interface CompiledScheme {
   /** The credential in the request: undefined when absent, "ambiguous" when sent twice. */
   read: (request: CredentialRequest, cache: RequestCache) => Read;
   identified: (verified: VerifiedCredential, read: Presented) => IdentifiedCredential;
-  challenge: (error?: "invalid_token" | "insufficient_scope", scopes?: readonly string[]) => string;
+  challenge: (error?: ChallengeError, scopes?: readonly string[]) => string;
   verifier: CredentialVerifier;
+  /** What the verifier is told, built once. */
+  context: VerifierContext;
 }
 
-type Presented = { credential: PresentedCredential; malformed?: false } | { malformed: true };
-type Read = Presented | undefined | "ambiguous";
+/** The `error` of a bearer challenge (RFC 6750 section 3.1). */
+type ChallengeError = "invalid_request" | "invalid_token" | "insufficient_scope";
+
+/** A credential present but not well-formed (refused before any verifier sees it). */
+const MALFORMED = "malformed";
+type Presented = PresentedCredential;
+/** The credential as read: absent (undefined), sent twice, malformed, or presented. */
+type Read = Presented | undefined | "ambiguous" | typeof MALFORMED;
 
 interface RequestCache {
-  authorization?: { scheme: string; value: string } | null | "ambiguous";
-  cookies?: Record<string, string | undefined>;
+  authorization?: { scheme: string; value: string } | null | "ambiguous" | undefined;
+  cookies?: Record<string, string | undefined> | undefined;
 }
+
+/** The cache of a check that reads one scheme once, synchronously: reused, emptied each time. */
+const SCRATCH: RequestCache = { authorization: undefined, cookies: undefined };
 
 /** A quoted-string (RFC 9110 section 5.6.4): backslash and quote escaped. */
 function quoted(value: string): string {
@@ -189,8 +228,15 @@ function single(value: unknown): string | undefined | "ambiguous" {
 }
 
 // RFC 9110 section 11.4: credentials = auth-scheme [ 1*SP ( token68 / #auth-param ) ].
-const AUTHORIZATION = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)(?: +(.*?))? *$/;
+const AUTH_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const SP = 32;
 
+/**
+ * The request's `Authorization` split into its scheme (lower case: RFC 9110 section 11.1 makes it
+ * case-insensitive) and the rest, spaces around it dropped; a value that starts with no scheme
+ * has scheme "". Split by hand rather than by one regular expression: every authenticated
+ * request comes here.
+ */
 function authorization(request: CredentialRequest, cache: RequestCache) {
   if (cache.authorization !== undefined) return cache.authorization;
   const value = single(request.headers.authorization);
@@ -198,10 +244,19 @@ function authorization(request: CredentialRequest, cache: RequestCache) {
     cache.authorization = value === undefined ? null : "ambiguous";
     return cache.authorization;
   }
-  const match = AUTHORIZATION.exec(value);
-  cache.authorization = match
-    ? { scheme: (match[1] as string).toLowerCase(), value: match[2] ?? "" }
-    : { scheme: "", value };
+  const space = value.indexOf(" ");
+  const scheme = space === -1 ? value : value.slice(0, space);
+  if (!AUTH_SCHEME.test(scheme)) {
+    cache.authorization = { scheme: "", value };
+    return cache.authorization;
+  }
+  let start = space === -1 ? value.length : space;
+  while (value.charCodeAt(start) === SP) start++;
+  let end = value.length;
+  while (end > start && value.charCodeAt(end - 1) === SP) end--;
+  // The usual spelling is taken as it is, without making a lower-case copy.
+  const lower = scheme === "Bearer" ? "bearer" : scheme.toLowerCase();
+  cache.authorization = { scheme: lower, value: value.slice(start, end) };
   return cache.authorization;
 }
 
@@ -214,8 +269,8 @@ function readBearer(request: CredentialRequest, cache: RequestCache): Read {
   const header = authorization(request, cache);
   if (header === "ambiguous") return header;
   if (header === null || header.scheme !== "bearer") return undefined;
-  if (!B64TOKEN.test(header.value)) return { malformed: true };
-  return { credential: { kind: "bearer", token: header.value } };
+  if (!B64TOKEN.test(header.value)) return MALFORMED;
+  return { kind: "bearer", token: header.value };
 }
 
 /**
@@ -226,17 +281,15 @@ function readBasic(request: CredentialRequest, cache: RequestCache): Read {
   const header = authorization(request, cache);
   if (header === "ambiguous") return header;
   if (header === null || header.scheme !== "basic") return undefined;
-  if (header.value === "" || !BASE64.test(header.value)) return { malformed: true };
+  if (header.value === "" || !BASE64.test(header.value)) return MALFORMED;
   const bytes = Buffer.from(header.value, "base64");
-  if (!isUtf8(bytes)) return { malformed: true };
+  if (!isUtf8(bytes)) return MALFORMED;
   const text = bytes.toString("utf8");
   const colon = text.indexOf(":");
   // A user-id cannot hold a colon; control characters are refused in both parts (section 2).
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-  if (colon === -1 || /[\u0000-\u001f\u007f]/.test(text)) return { malformed: true };
-  return {
-    credential: { kind: "basic", userId: text.slice(0, colon), password: text.slice(colon + 1) },
-  };
+  if (colon === -1 || /[\u0000-\u001f\u007f]/.test(text)) return MALFORMED;
+  return { kind: "basic", userId: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
 function compileScheme(
@@ -256,7 +309,7 @@ function compileScheme(
       ...(scopes && scopes.length > 0 ? [`scope=${quoted(scopes.join(" "))}`] : []),
       ...(error ? [`error=${quoted(error)}`] : []),
     ].join(", ");
-  let compiled: Omit<CompiledScheme, "verifier" | "name">;
+  let compiled: Omit<CompiledScheme, "verifier" | "name" | "context">;
   const type = scheme.type;
   if (type === "http" && typeof scheme.scheme === "string") {
     // RFC 9110 section 11.1: auth-scheme names are case-insensitive.
@@ -265,7 +318,14 @@ function compileScheme(
       compiled = {
         type: "http-bearer",
         read: readBearer,
-        identified: (verified) => ({ ...identity(name, verified), type: "http-bearer" }),
+        identified: (verified) => ({
+          scheme: name,
+          type: "http-bearer",
+          subject: verified.subject,
+          scopes: verified.scopes ?? NO_SCOPES,
+          principal: verified.principal,
+          key: verified.key,
+        }),
         challenge: bearerChallenge,
       };
     } else if (httpScheme === "basic") {
@@ -273,9 +333,13 @@ function compileScheme(
         type: "http-basic",
         read: readBasic,
         identified: (verified, read) => ({
-          ...identity(name, verified),
+          scheme: name,
           type: "http-basic",
-          userId: !read.malformed && read.credential.kind === "basic" ? read.credential.userId : "",
+          subject: verified.subject,
+          scopes: verified.scopes ?? NO_SCOPES,
+          principal: verified.principal,
+          key: verified.key,
+          userId: read.kind === "basic" ? read.userId : "",
         }),
         challenge: () => `Basic ${realmParam}, charset="UTF-8"`,
       };
@@ -311,11 +375,15 @@ function compileScheme(
         const value = keyValue(request, cache);
         if (value === undefined || value === "") return undefined;
         if (value === "ambiguous") return value;
-        return { credential: { kind: "apiKey", key: value } };
+        return { kind: "apiKey", key: value };
       },
       identified: (verified) => ({
-        ...identity(name, verified),
+        scheme: name,
         type: "apiKey",
+        subject: verified.subject,
+        scopes: verified.scopes ?? NO_SCOPES,
+        principal: verified.principal,
+        key: verified.key,
         in: where,
         name: keyName,
       }),
@@ -325,7 +393,14 @@ function compileScheme(
     compiled = {
       type,
       read: readBearer,
-      identified: (verified) => ({ ...identity(name, verified), type }),
+      identified: (verified) => ({
+        scheme: name,
+        type,
+        subject: verified.subject,
+        scopes: verified.scopes ?? NO_SCOPES,
+        principal: verified.principal,
+        key: verified.key,
+      }),
       challenge: bearerChallenge,
     };
   } else if (type === "mutualTLS") {
@@ -334,25 +409,24 @@ function compileScheme(
     return `has type "${String(type)}", which OpenAPI 3.1 does not define`;
   }
   if (verifier === undefined) return "has no verifier: the application must provide one";
-  return { ...compiled, name, verifier };
+  return { ...compiled, name, verifier, context: { scheme: name, type: compiled.type } };
 }
 
-function identity(scheme: string, verified: VerifiedCredential) {
-  return {
-    scheme,
-    subject: verified.subject,
-    scopes: verified.scopes ?? [],
-    principal: verified.principal,
-  };
-}
+/** The scopes of a credential its verifier gave none. */
+const NO_SCOPES: readonly string[] = Object.freeze([]);
 
 /** The per-operation checks of a contract, or an error naming each scheme it cannot check. */
 export function compileSecurity(input: SecurityInput): {
   forOperation: (operationId: string) => SecurityCheck;
+  /** The check of a request that matched no operation (the document's `security`). */
+  forDocument: () => SecurityCheck;
+  /** The type of each scheme some requirement names, by name. */
+  types: ReadonlyMap<string, SchemeType>;
 } {
   const compiled = new Map<string, CompiledScheme>();
   const problems = new Map<string, { why: string; operations: string[] }>();
-  for (const op of input.operations) {
+  const document = { operationId: "the document's security", security: input.document ?? [] };
+  for (const op of [...input.operations, document]) {
     for (const name of new Set(op.security.flatMap((requirement) => Object.keys(requirement)))) {
       const problem = problems.get(name);
       if (problem) {
@@ -382,26 +456,26 @@ export function compileSecurity(input: SecurityInput): {
         .join("; "),
     );
   }
-  const checks = new Map<string, SecurityCheck>();
-  for (const op of input.operations) {
-    checks.set(
-      op.operationId,
-      compileCheck(
-        op.security.map((requirement) =>
-          Object.entries(requirement).map(([name, scopes]) => ({
-            scheme: compiled.get(name) as CompiledScheme,
-            scopes,
-          })),
-        ),
+  const checkOf = (security: readonly SecurityRequirement[]) =>
+    compileCheck(
+      security.map((requirement) =>
+        Object.entries(requirement).map(([name, scopes]) => ({
+          scheme: compiled.get(name) as CompiledScheme,
+          scopes,
+        })),
       ),
     );
-  }
+  const checks = new Map<string, SecurityCheck>();
+  for (const op of input.operations) checks.set(op.operationId, checkOf(op.security));
+  const documentCheck = checkOf(document.security);
   return {
     forOperation(operationId) {
       const check = checks.get(operationId);
       if (check === undefined) throw new Error(`no security was compiled for ${operationId}`);
       return check;
     },
+    forDocument: () => documentCheck,
+    types: new Map([...compiled].map(([name, scheme]) => [name, scheme.type])),
   };
 }
 
@@ -410,6 +484,7 @@ type Part = { scheme: CompiledScheme; scopes: readonly string[] };
 /** A scheme's result in one request, computed at most once however many requirements name it. */
 type SchemeResult =
   | { state: "absent" }
+  | { state: "ambiguous" }
   | { state: "invalid" }
   | { state: "unverified"; error: unknown }
   | { state: "verified"; credential: IdentifiedCredential };
@@ -426,20 +501,96 @@ function compileCheck(requirements: Part[][]): SecurityCheck {
   const anonymousAllowed =
     requirements.length === 0 || requirements.some((parts) => parts.length === 0);
   const schemes = [...new Set(requirements.flat().map((part) => part.scheme))];
-  const challengeOf = (error?: "invalid_token" | "insufficient_scope", scopes?: string[]) => [
+  const names = schemes.map((scheme) => scheme.name);
+  const challengeOf = (error?: ChallengeError, scopes?: string[]) => [
     ...new Set(schemes.map((scheme) => scheme.challenge(error, scopes))),
   ];
   const missingChallenges = challengeOf();
   const invalidChallenges = challengeOf("invalid_token");
+  const ambiguousChallenges = challengeOf("invalid_request");
   const anonymousOk = (index: number, attempted: SecurityFailure | undefined): SecurityOutcome =>
     index === -1 && attempted === undefined
       ? OK_NONE
       : { ok: true, requirement: index, credentials: [], subject: undefined, attempted };
+  const unverified = (error: unknown, failed: readonly string[]) => ({
+    ...refused("unverified", 401, missingChallenges, "The credentials could not be checked.", {
+      schemes: failed,
+    }),
+    error,
+  });
+  const MISSING = Object.freeze(
+    refused("missing", 401, missingChallenges, "Missing credentials.", { schemes: names }),
+  );
 
   if (requirements.length === 0) return Object.assign(() => OK_NONE, { anonymousAllowed });
+  const only = requirements.length === 1 ? requirements[0] : undefined;
+  const sole = only?.length === 1 ? (only[0] as Part) : undefined;
+  if (sole !== undefined && sole.scopes.length === 0) {
+    return Object.assign(checkOne(sole.scheme), { anonymousAllowed });
+  }
+
+  /**
+   * One requirement of one scheme without scopes (an API behind one bearer scheme): the same
+   * decisions as `check` below, without its bookkeeping, and the refusals built once.
+   */
+  function checkOne(scheme: CompiledScheme) {
+    const failed = [scheme.name];
+    const AMBIGUOUS = Object.freeze(
+      refused("ambiguous", 401, ambiguousChallenges, "Send the credential once.", {
+        schemes: failed,
+      }),
+    );
+    const INVALID = Object.freeze(
+      refused("invalid", 401, invalidChallenges, "The credentials are invalid.", {
+        schemes: failed,
+      }),
+    );
+    // A verifier answering the same object for the same credential (the key store's, a cache)
+    // gets the same outcome back: nothing is built per request for a known caller. Not for
+    // basic, whose identity holds the user-id as read.
+    const reusable = scheme.type !== "http-basic";
+    const outcomes = new WeakMap<VerifiedCredential, SecurityOutcome>();
+    const settle = (verified: VerifiedCredential | null, read: Presented): SecurityOutcome => {
+      if (verified === null) return INVALID;
+      let outcome = reusable ? outcomes.get(verified) : undefined;
+      if (outcome === undefined) {
+        const credential = scheme.identified(verified, read);
+        outcome = Object.freeze({
+          ok: true,
+          requirement: 0,
+          credentials: Object.freeze([credential]),
+          subject: credential.subject,
+          attempted: undefined,
+        });
+        if (reusable) outcomes.set(verified, outcome);
+      }
+      return outcome;
+    };
+    const failedToVerify = (error: unknown) => unverified(error, failed);
+    return (request: CredentialRequest): SecurityOutcome | Promise<SecurityOutcome> => {
+      // The one read of this check: the scratch cache is emptied first, and read synchronously.
+      SCRATCH.authorization = undefined;
+      SCRATCH.cookies = undefined;
+      const read = scheme.read(request, SCRATCH);
+      if (read === undefined) return MISSING;
+      if (read === "ambiguous") return AMBIGUOUS;
+      if (read === MALFORMED) return INVALID;
+      let answer: ReturnType<CredentialVerifier>;
+      try {
+        answer = scheme.verifier(read, scheme.context, request);
+      } catch (error) {
+        return failedToVerify(error);
+      }
+      if (answer instanceof Promise)
+        return answer.then((verified) => settle(verified, read), failedToVerify);
+      return settle(answer, read);
+    };
+  }
 
   function decide(results: Map<CompiledScheme, SchemeResult>): SecurityOutcome {
-    let lacking: { scopes: string[]; subject: string } | undefined;
+    let lacking:
+      | { scopes: string[]; credential: IdentifiedCredential; schemes: string[] }
+      | undefined;
     for (let i = 0; i < requirements.length; i++) {
       const parts = requirements[i] as Part[];
       if (parts.length === 0) continue;
@@ -462,44 +613,57 @@ function compileCheck(requirements: Part[][]): SecurityCheck {
           attempted: undefined,
         };
       }
-      lacking ??= { scopes: missingScopes, subject: credentials[0]?.subject as string };
+      lacking ??= {
+        scopes: missingScopes,
+        credential: credentials[0] as IdentifiedCredential,
+        schemes: parts.map((part) => part.scheme.name),
+      };
     }
-    const states = [...results.values()];
+    const inState = (state: SchemeResult["state"]) =>
+      [...results].filter(([, result]) => result.state === state).map(([scheme]) => scheme.name);
+    const ambiguous = inState("ambiguous");
+    const invalid = inState("invalid");
+    const notChecked = inState("unverified");
     const failure: SecurityFailure = lacking
       ? "insufficient_scope"
-      : states.some((result) => result.state === "invalid")
-        ? "invalid"
-        : states.some((result) => result.state === "unverified")
-          ? "unverified"
-          : "missing";
+      : ambiguous.length > 0
+        ? "ambiguous"
+        : invalid.length > 0
+          ? "invalid"
+          : notChecked.length > 0
+            ? "unverified"
+            : "missing";
     const empty = requirements.findIndex((parts) => parts.length === 0);
     if (empty !== -1) return anonymousOk(empty, failure === "missing" ? undefined : failure);
     switch (failure) {
+      case "ambiguous":
+        return refused(failure, 401, ambiguousChallenges, "Send the credential once.", {
+          schemes: ambiguous,
+        });
       case "invalid":
-        return refused(failure, 401, invalidChallenges, "The credentials are invalid.", undefined);
-      case "insufficient_scope":
+        return refused(failure, 401, invalidChallenges, "The credentials are invalid.", {
+          schemes: invalid,
+        });
+      case "insufficient_scope": {
+        const {
+          scopes,
+          credential,
+          schemes: lackingSchemes,
+        } = lacking as NonNullable<typeof lacking>;
         return refused(
           failure,
           403,
-          challengeOf("insufficient_scope", lacking?.scopes),
-          `The credentials lack the scope(s) ${lacking?.scopes.join(", ")}.`,
-          lacking?.subject,
+          challengeOf("insufficient_scope", scopes),
+          `The credentials lack the scope(s) ${scopes.join(", ")}.`,
+          { schemes: lackingSchemes, subject: credential.subject, credential },
         );
+      }
       case "unverified": {
-        const error = states.find((result) => result.state === "unverified");
-        return {
-          ...refused(
-            failure,
-            401,
-            missingChallenges,
-            "The credentials could not be checked.",
-            undefined,
-          ),
-          error: error?.state === "unverified" ? error.error : undefined,
-        };
+        const error = [...results.values()].find((result) => result.state === "unverified");
+        return unverified(error?.state === "unverified" ? error.error : undefined, notChecked);
       }
       default:
-        return refused(failure, 401, missingChallenges, "Missing credentials.", undefined);
+        return MISSING;
     }
   }
 
@@ -516,7 +680,11 @@ function compileCheck(requirements: Part[][]): SecurityCheck {
         results.set(scheme, { state: "absent" });
         continue;
       }
-      if (read === "ambiguous" || read.malformed) {
+      if (read === "ambiguous") {
+        results.set(scheme, { state: "ambiguous" });
+        continue;
+      }
+      if (read === MALFORMED) {
         results.set(scheme, { state: "invalid" });
         continue;
       }
@@ -528,15 +696,15 @@ function compileCheck(requirements: Part[][]): SecurityCheck {
             : { state: "verified", credential: scheme.identified(verified, read) },
         );
       };
-      const unverified = (error: unknown) => {
+      const failedToVerify = (error: unknown) => {
         results.set(scheme, { state: "unverified", error });
       };
       try {
-        const answer = scheme.verifier(read.credential, { scheme: scheme.name, type: scheme.type });
-        if (answer instanceof Promise) pending.push(answer.then(settle, unverified));
+        const answer = scheme.verifier(read, scheme.context, request);
+        if (answer instanceof Promise) pending.push(answer.then(settle, failedToVerify));
         else settle(answer);
       } catch (error) {
-        unverified(error);
+        failedToVerify(error);
       }
     }
     if (pending.length === 0) return decide(results);
@@ -550,7 +718,20 @@ function refused(
   status: 401 | 403,
   challenges: readonly string[],
   detail: string,
-  subject: string | undefined,
+  about: {
+    schemes: readonly string[];
+    subject?: string | undefined;
+    credential?: IdentifiedCredential | undefined;
+  },
 ): Extract<SecurityOutcome, { ok: false }> {
-  return { ok: false, failure, status, challenges, detail, subject };
+  return {
+    ok: false,
+    failure,
+    status,
+    challenges,
+    detail,
+    subject: about.subject,
+    credential: about.credential,
+    schemes: about.schemes,
+  };
 }

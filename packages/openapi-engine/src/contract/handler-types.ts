@@ -82,8 +82,9 @@ export interface HandlerRequest<
     ? Body
     : undefined;
   /**
-   * Who is calling: a key (`caller.key`), or, only where the operation's security allows no
-   * credential, an address without one.
+   * Who is calling: a key of the key store (`caller.key`), another credential a verifier
+   * identified (`caller.subject`, `caller.credentials`), or, only where the operation's security
+   * allows no credential, an address without one.
    */
   caller: Caller;
   requestId: string;

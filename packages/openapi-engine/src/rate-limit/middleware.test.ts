@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { rateLimitPolicy } from "@animal-store/openapi";
+import { rateLimitPolicy, specOperations } from "@animal-store/openapi";
 import express, {
   type NextFunction,
   type Request,
@@ -9,11 +9,13 @@ import express, {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
 import { type ApiKeyRecord, identifyCaller, requireCredential } from "../auth/credentials.js";
+import { compileContractSecurity } from "../auth/security.js";
 import type { EngineError } from "../errors.js";
 import { createMemoryRateLimiter } from "./memory.js";
 import { limitsFor, rateLimit } from "./middleware.js";
 
-const policy = rateLimitPolicy(loadFixture().spec);
+const fixture = loadFixture();
+const policy = rateLimitPolicy(fixture.spec);
 const anonymous = policy.plans[policy.anonymousPlan] as { perMinute: number };
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 30);
@@ -29,9 +31,13 @@ const keys: Record<string, ApiKeyRecord> = {
     revokedAt: null,
   },
 };
+// The fixture's document security (one bearer scheme) over these keys.
+const fixtureSecurity = compileContractSecurity(fixture.spec, specOperations(fixture.spec), {
+  keyLookup: async (token) => keys[token] ?? null,
+}).forDocument();
 const app = express()
   .set("trust proxy", 1)
-  .use(identifyCaller(async (token) => keys[token] ?? null) as RequestHandler)
+  .use(identifyCaller(fixtureSecurity.check) as RequestHandler)
   .use(
     rateLimit({
       limiter,
@@ -40,7 +46,7 @@ const app = express()
       counted: () => true,
     }) as RequestHandler,
   )
-  .use(requireCredential({ realm: "test", required: () => true }) as RequestHandler)
+  .use(requireCredential(fixtureSecurity.refuse) as RequestHandler)
   .get("/ok", (_req, res) => {
     res.json({ ok: true });
   })

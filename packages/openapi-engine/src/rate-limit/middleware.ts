@@ -32,9 +32,16 @@ export interface RateLimitOptions {
   onRefused?: ((caller: Caller, code: string) => void) | undefined;
 }
 
-/** The subject counters are kept under: the key id, or the address of a caller without one. */
+/**
+ * The subject counters are kept under: whatever credential identified the caller (a key's id, or
+ * the subject another verifier answered), else the address of a caller without one.
+ */
 export function rateLimitSubject(caller: Caller): string {
-  return caller.kind === "key" ? `key:${caller.key.id}` : `addr:${caller.address}`;
+  return caller.kind === "key"
+    ? `key:${caller.key.id}`
+    : caller.kind === "credential"
+      ? `sub:${caller.subject}`
+      : `addr:${caller.address}`;
 }
 
 /**

@@ -73,15 +73,23 @@ export async function startScratchApp<S extends EngineStore>(
     throw err;
   }
   const limiter = options.limiter ?? createMemoryRateLimiter({ ban: policy.ban });
-  const app = await createApiApp(application, {
-    store,
-    limiter,
-    config,
-    logger: options.logger ?? pino({ level: "silent" }),
-    spec,
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.keyLookup ? { keyLookup: options.keyLookup } : {}),
-  });
+  let app: Awaited<ReturnType<typeof createApiApp>>;
+  try {
+    app = await createApiApp(application, {
+      store,
+      limiter,
+      config,
+      logger: options.logger ?? pino({ level: "silent" }),
+      spec,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.keyLookup ? { keyLookup: options.keyLookup } : {}),
+    });
+  } catch (err) {
+    // A contract it cannot serve (a scheme it cannot check): nothing is left open.
+    await Promise.allSettled([limiter.close(), options.store ? undefined : store.close()]);
+    scratch.remove();
+    throw err;
+  }
   // Requests and responses built as startEngine's server builds them (http-server.ts).
   const server: Server = createServer(expressMessageClasses(app), app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -69,6 +69,7 @@ export async function warmUp<S extends EngineStore>(
       config: input.config,
       logger,
       keyLookup: (presented) => (presented === key ? record : null),
+      verifiers: application.verifiers?.(store),
     });
     // An operation without a handler (reported at start) would only answer 500.
     const requests = operations
