@@ -257,6 +257,20 @@ the kinds as JSON, --keep keeps the copies. See apps/contract-tests/README.md.`,
     program: { cwd: "apps/contract-tests", file: "dist/spec-edit-drill-cli.js" },
     longRunning: true,
   },
+  "drill:own-contract": {
+    usage: `Usage: pnpm drill:own-contract [--keep]
+
+Follows README.md "Bring your own contract" on a scratch copy of the committed repository, with
+the foreign fixture contract (harbour-ferries.yaml) as a team's own: replace, delete, generate,
+scaffold --prune, typecheck, build, then the server, both mocks, the docs and a typed client
+call. Every process it starts is stopped. --keep keeps the copy. See apps/contract-tests/README.md.`,
+    options: { keep: { type: "boolean" } },
+    build: {
+      what: "the contract tests",
+      turbo: ["run", "build", "--filter=@animal-store/contract-tests..."],
+    },
+    program: { cwd: "apps/contract-tests", file: "dist/own-contract-drill-cli.js" },
+  },
   changeset: {
     usage: `Usage: pnpm changeset [add|version|publish|status|pre|tag] [options]
 

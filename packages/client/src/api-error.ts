@@ -2,11 +2,22 @@ import type { ApiError as ApiErrorBody, ApiErrorCode } from "@animal-store/api-t
 import { sentCallOf } from "./response-meta.js";
 import { REQUEST_ID_HEADER } from "./spec-headers.js";
 
-/** Whether a parsed body has the spec's `Error` shape (`code`, `message`, `status`). */
+/**
+ * Whether a parsed body is an error body as the engine writes them: the contract's own error
+ * shape (`code`, `message`, `status`), or, for a contract that declares none, RFC 9457 problem
+ * details (`title`, `status`; the engine adds `code`).
+ */
 export function isApiErrorBody(body: unknown): body is ApiErrorBody {
   if (typeof body !== "object" || body === null) return false;
-  const { code, message, status } = body as Record<string, unknown>;
-  return typeof code === "string" && typeof message === "string" && typeof status === "number";
+  const { code, message, status, title } = body as Record<string, unknown>;
+  if (typeof status !== "number") return false;
+  return (typeof code === "string" && typeof message === "string") || typeof title === "string";
+}
+
+/** A member of an error body, when it is a string. */
+function text(body: object | undefined, member: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[member];
+  return typeof value === "string" ? value : undefined;
 }
 
 /** An error response thrown as an exception, for callers who prefer `try`/`catch` to `{ error }`. */
@@ -14,7 +25,7 @@ export class ApiError extends Error {
   override readonly name = "ApiError";
   /** The HTTP status of the response. */
   readonly status: number;
-  /** The spec's error code, or undefined when the body was not the spec's `Error` (e.g. a proxy page). */
+  /** The error's `code`, or undefined when the body was not an error body (e.g. a proxy page). */
   readonly code: ApiErrorCode | undefined;
   /** The spec's `Error` body, when the response had one. */
   readonly body: ApiErrorBody | undefined;
@@ -27,13 +38,15 @@ export class ApiError extends Error {
 
   constructor(response: Response, body: unknown) {
     const apiBody = isApiErrorBody(body) ? body : undefined;
+    const code = text(apiBody, "code");
+    const said = text(apiBody, "message") ?? text(apiBody, "detail");
     super(
       apiBody
-        ? `${response.status} ${apiBody.code}: ${apiBody.message}`
+        ? `${response.status} ${code ?? text(apiBody, "title")}${said === undefined ? "" : `: ${said}`}`
         : `${response.status} ${response.statusText || "error"} (the body is not an API error)`,
     );
     this.status = response.status;
-    this.code = apiBody?.code;
+    this.code = code as ApiErrorCode | undefined;
     this.body = apiBody;
     this.response = response;
     const sent = sentCallOf(response);
