@@ -71,8 +71,10 @@ const DELETED = [
   "apps/bench",
   "apps/reliability-tests",
 ];
-/** A test file that names the pets (`pets`, `Pet`, `createPet`, `petId`, `NewPet`...). */
+/** A test or test-support file that names the pets (`pets`, `Pet`, `createPet`, `petId`, `NewPet`...). */
 const NAMES_PETS = /\bpets?\b|\bPets?\b|[a-z]Pets?\b|\bpetId\b|\bNewPet\b/;
+/** An import of the Animal Store's store (all of src/store/ but what a team keeps). */
+const ANIMAL_STORE_STORE = /src\/store\/(?!operation-io|types|index)/;
 
 const args = process.argv.slice(2).filter((arg) => arg !== "--");
 if (args.includes("--help") || args.includes("-h")) {
@@ -393,10 +395,12 @@ step("delete what restates the Animal Store; the team's Arazzo workflow", async 
   for (const pattern of DELETED) remove(pattern);
   for (const root of ["apps", "packages"]) {
     for (const file of files(join(scratch, root))) {
-      if (!/\.test(-d)?\.tsx?$|\.test\.mjs$/.test(file)) continue;
-      if (!NAMES_PETS.test(readFileSync(file, "utf8"))) continue;
+      const inSuite = /\.test(-d)?\.[cm]?[jt]sx?$/.test(file) || /\/test\//.test(file);
+      if (!inSuite || !/\.[cm]?[jt]sx?$/.test(file)) continue;
+      const source = readFileSync(file, "utf8");
+      if (!NAMES_PETS.test(source) && !ANIMAL_STORE_STORE.test(source)) continue;
       rmSync(file);
-      note(`(deleted ${relative(scratch, file)}: it names pets)`);
+      note(`(deleted ${relative(scratch, file)}: it names pets or their store)`);
     }
   }
   cpSync(join(teamCode, "openapi"), join(scratch, "openapi"), { recursive: true });
