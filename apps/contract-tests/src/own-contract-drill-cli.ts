@@ -403,6 +403,28 @@ step("delete what restates the Animal Store; the team's Arazzo workflow", async 
       note(`(deleted ${relative(scratch, file)}: it names pets or their store)`);
     }
   }
+  // And what imported a deleted file, until nothing does.
+  for (let again = true; again; ) {
+    again = false;
+    for (const root of ["apps", "packages"]) {
+      for (const file of files(join(scratch, root))) {
+        if (!/\.test(-d)?\.[cm]?[jt]sx?$/.test(file) && !/\/test\/.*\.[cm]?[jt]sx?$/.test(file)) {
+          continue;
+        }
+        const source = readFileSync(file, "utf8");
+        const gone = [...source.matchAll(/from "(\.\.?\/[^"]+)"/g)].find(([, target]) => {
+          const path = join(dirname(file), target as string);
+          return ![path, path.replace(/\.js$/, ".ts"), path.replace(/\.js$/, ".tsx")].some(
+            existsSync,
+          );
+        });
+        if (!gone) continue;
+        rmSync(file);
+        note(`(deleted ${relative(scratch, file)}: it imports ${gone[1]}, deleted)`);
+        again = true;
+      }
+    }
+  }
   cpSync(join(teamCode, "openapi"), join(scratch, "openapi"), { recursive: true });
 });
 

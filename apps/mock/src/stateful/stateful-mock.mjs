@@ -175,6 +175,11 @@ async function startAnyContractMock(loaded, options) {
 }
 
 /**
+ * The Animal Store's store as this mode seeds it.
+ * @typedef {import("@animal-store/server").Store & { replacePets(items: readonly Record<string, unknown>[]): void }} SeededStore
+ */
+
+/**
  * Starts the stateful mock; resolves once it listens.
  * @param {import("../start.mjs").MockOptions} options
  * @returns {Promise<import("../start.mjs").RunningMock>}
@@ -185,18 +190,18 @@ export async function startStatefulMock(options) {
     return startAnyContractMock(loaded, options);
   }
   const seed = seedOf(loaded.spec);
-  const pets = /** @type {import("@animal-store/api-types").Pet[]} */ ([
-    ...seed.examples,
-    ...synthesizedSeed(loaded.spec, seed, options.seedCount ?? 0),
-  ]);
-  /** @type {import("@animal-store/server").SqliteStore | undefined} */
+  // Typed by what this mode uses, not by the server's names: where a team's own store has
+  // replaced the Animal Store's, the mock still compiles (and serves it with --any-contract).
+  /** @type {Record<string, unknown>[]} */
+  const pets = [...seed.examples, ...synthesizedSeed(loaded.spec, seed, options.seedCount ?? 0)];
+  /** @type {SeededStore | undefined} */
   let opened;
   /** @type {import("@animal-store/openapi-engine").Application<import("@animal-store/server").Store>} */
   const application = {
     names: { ...animalStore.names, service: "animal-store-mock" },
     spec: loaded,
     async openStore() {
-      opened = await openSqliteStore(":memory:");
+      opened = /** @type {SeededStore} */ (await openSqliteStore(":memory:"));
       opened.replacePets(pets);
       return opened;
     },
