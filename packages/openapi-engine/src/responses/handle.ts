@@ -76,7 +76,7 @@ function send(res: Response, { status, headers }: Reply, text: string, headersSe
   setEngineHeader(res, "content-type", "Content-Type", "application/json; charset=utf-8");
   setEngineHeader(res, "content-length", "Content-Length", Buffer.byteLength(text));
   // The head written first, as `end` would write it: `end` given a string before the head
-  // measures the string's bytes again, which on a page of 100 pets is not free.
+  // measures the string's bytes again, which on a page of 100 items is not free.
   res.writeHead(status);
   res.end(text);
 }
