@@ -18,15 +18,15 @@ const { spec } = loadFixture("bodies");
 const LIMIT = requestBodyLimitBytes(spec);
 const schemas = (spec.components as { schemas: Record<string, JsonObject> }).schemas;
 const property = (schema: string, name: string) =>
-  deref<JsonObject>(spec, (schemas[schema]?.properties as JsonObject)[name]);
+  deref<JsonObject>(spec, ((schemas[schema] as JsonObject).properties as JsonObject)[name]);
 const titleMax = property("Note", "title").maxLength as number;
 const priorityMax = property("NoteForm", "priority").maximum as number;
 const attachmentMax = property("NoteUpload", "attachment").maxLength as number;
-const media = (path: string, method: string, type: string) =>
-  (
-    ((spec.paths as JsonObject)[path] as Record<string, { requestBody: JsonObject }>)[method]
-      ?.requestBody.content as Record<string, { schema: JsonObject }>
-  )[type]?.schema as JsonObject;
+const media = (path: string, method: string, type: string): JsonObject => {
+  const operation = ((spec.paths as JsonObject)[path] as JsonObject)[method] as JsonObject;
+  const content = (operation.requestBody as JsonObject).content as JsonObject;
+  return (content[type] as JsonObject).schema as JsonObject;
+};
 const textMax = media("/notes", "post", "text/plain").maxLength as number;
 const bytesMax = media("/attachments/{name}", "put", "application/octet-stream")
   .maxLength as number;
@@ -41,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const send = (path: string, type: string | undefined, body: BodyInit, method = "POST") =>
+const send = (path: string, type: string | undefined, body: string | Uint8Array, method = "POST") =>
   app.api(path, {
     method,
     headers: type === undefined ? {} : { "content-type": type },

@@ -14,7 +14,9 @@ import { type FixtureName, loadFixture } from "./fixture-contract.js";
 import { type KeyOnlyStore, openKeyOnlyStore } from "./list-application.js";
 
 function isFile(value: unknown): value is UploadedFile {
-  return typeof value === "object" && value !== null && Buffer.isBuffer((value as UploadedFile).data);
+  return (
+    typeof value === "object" && value !== null && Buffer.isBuffer((value as UploadedFile).data)
+  );
 }
 
 /** A body as JSON can carry it: bytes as their length and hex, each file part described. */
@@ -48,7 +50,8 @@ export function echoApplication(spec: LoadedSpec): Application<KeyOnlyStore> {
     spec,
     openStore: async (database) => openKeyOnlyStore((database as { path: string }).path),
     openScratchStore: async () => openKeyOnlyStore(":memory:"),
-    handlers: () => Object.fromEntries(specOperations(spec.spec).map((op) => [op.operationId, echo])),
+    handlers: () =>
+      Object.fromEntries(specOperations(spec.spec).map((op) => [op.operationId, echo])),
   };
 }
 
