@@ -325,7 +325,7 @@ const FAULTS = [
     "        withCookies(req);\n",
     "",
     "test/parameters.test.ts",
-    "coerced",
+    "a missing required cookie",
   ],
   [
     "a body that is not required taken as required",

@@ -268,7 +268,7 @@ export function requestValidation(apiDoc: Json, ajvOptions: unknown) {
       const selected = (res.locals as unknown as BodyLocals).mediaType;
       const plan = selected === undefined ? none : plans.get(selected.key);
       if (plan === undefined) throw new Error(`no validation plan for ${route.expressRoute}`);
-      const { family } = selected ?? {};
+      const family = selected?.family;
       if (family !== "binary" && family !== "multipart") {
         run(plan, req, res);
         return;
