@@ -328,6 +328,14 @@ const FAULTS = [
     "a missing required cookie",
   ],
   [
+    "a parameter's default style left unwritten (an array header refused)",
+    "src/validation/compile.ts",
+    "      p.style = DEFAULT_STYLES[p.in];",
+    "      void DEFAULT_STYLES;",
+    "test/parameters.test.ts",
+    "a header array",
+  ],
+  [
     "a body that is not required taken as required",
     "src/request-body/media-types.ts",
     "const required = requestBody?.required === true;",

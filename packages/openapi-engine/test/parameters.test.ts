@@ -161,6 +161,23 @@ describe("path arrays, headers and cookies", () => {
     await refused(await app.api(path, { headers: { ...slotHeaders, ...headers } }), message);
   });
 
+  it("accepts a header array (style simple) and a cookie array (form, not exploded), checking each item", async () => {
+    const path = `/calendars/${CALENDAR}/slots/8`;
+    await accepted(
+      await app.api(path, {
+        headers: { ...slotHeaders, "x-labels": "red,blue", cookie: "tz=utc; days=1,5" },
+      }),
+    );
+    await refused(
+      await app.api(path, { headers: { ...slotHeaders, "x-labels": "red,pink" } }),
+      "headers/x-labels/1 must be equal to one of the allowed values: red, green, blue",
+    );
+    await refused(
+      await app.api(path, { headers: { ...slotHeaders, cookie: "tz=utc; days=1,9" } }),
+      "cookies/days/1 must be <= 7",
+    );
+  });
+
   it("refuses a missing required header and a missing required cookie", async () => {
     await refused(
       await app.api(`/calendars/${CALENDAR}/slots/8`, { headers: { cookie: "tz=utc" } }),

@@ -110,26 +110,41 @@ export async function compileValidators(
 }
 
 /**
- * The copy of the spec the validator loads, with two of OpenAPI's defaults written out where the
+ * The copy of the spec the validator loads, with OpenAPI's defaults written out where the
  * validator reads them differently:
  * - every query parameter `allowReserved: true`. The validator refuses any of
  *   ``:/?#[]@!$&'()*+,;=`` unencoded in a query value (`must be url encoded`), but `allowReserved`
  *   says how a client serializes, and RFC 3986 section 3.4 lets a query hold `:`, `@`, `/` and
  *   `?` unencoded: the query is split on `&` and `=` before values are decoded, so a server
  *   loses nothing by accepting them (Ajv and Prism do). A `date-time` with its colons then passes.
+ * - every parameter's `style` (without `content`), OpenAPI's default for where it is (`simple` in
+ *   the path and headers, `form` in the query and cookies): the validator splits an array header
+ *   only when its style is written, and refuses one without.
  * - every Request Body Object's `required` as a boolean: OpenAPI's default is `false`, but the
  *   validator only treats a body as optional when `required: false` is written. Whether a body is
  *   required is decided by the body step (request-body/body-step.ts) before validation.
  *
  * @see https://spec.openapis.org/oas/v3.1.1#parameter-object
+ * @see https://spec.openapis.org/oas/v3.1.1#style-values
  * @see https://spec.openapis.org/oas/v3.1.1#request-body-object
  * @see https://www.rfc-editor.org/rfc/rfc3986#section-3.4
  */
+const DEFAULT_STYLES: Record<string, string | undefined> = {
+  path: "simple",
+  query: "form",
+  header: "simple",
+  cookie: "form",
+};
+
 export function validatedCopy(spec: unknown): Json {
   const copy = structuredClone(spec) as Json;
   const parameter = (value: unknown) => {
     const p = value as Json | null;
-    if (p !== null && typeof p === "object" && p.in === "query") p.allowReserved = true;
+    if (p === null || typeof p !== "object") return;
+    if (p.in === "query") p.allowReserved = true;
+    if (p.style === undefined && p.content === undefined && typeof p.in === "string") {
+      p.style = DEFAULT_STYLES[p.in];
+    }
   };
   const requestBody = (value: unknown) => {
     const b = value as Json | null;
