@@ -30,7 +30,7 @@ import { measureRequests } from "./metrics/tally.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
-import { jsonRequestBody } from "./request-body/json-body.js";
+import { requestBody } from "./request-body/body-step.js";
 import { observeRequests } from "./request-context/observe.js";
 import { type RequestLocals, requestContext } from "./request-context/request-context.js";
 import { responseHeaders } from "./response-headers/response-headers.js";
@@ -158,7 +158,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // Left out of the lifecycle of an operation (or document) that asks for no credential.
   const credential = requireCredential(documentSecurity.refuse);
   const sunset = refuseAfterSunset(clock);
-  const body = jsonRequestBody(contract.bodyLimitBytes);
+  const body = requestBody(contract.bodyLimitBytes);
   const handled = handle({ checked });
   const operation = (op: CompiledOperation) => {
     const { check, refuse } = op.authentication as NonNullable<CompiledOperation["authentication"]>;
@@ -168,7 +168,7 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
       .use(count)
       .useIf(op.requiresCredential, requireCredential(refuse))
       .useIf(op.deprecation?.sunsetMs !== undefined, sunset)
-      .useIf(op.requestBody !== undefined, body)
+      .useIf(op.body !== undefined, body)
       .use(validateRequest)
       .use(handled)
       .handler();

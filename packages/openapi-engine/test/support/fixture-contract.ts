@@ -9,7 +9,7 @@ import type { LoadedSpec, OpenApiDocument } from "@animal-store/openapi";
 import { parse } from "yaml";
 
 /** The fixture contracts there are. */
-export type FixtureName = "widgets" | "security";
+export type FixtureName = "widgets" | "security" | "bodies" | "parameters";
 
 const cache = new Map<FixtureName, LoadedSpec>();
 
