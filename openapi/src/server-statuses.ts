@@ -5,7 +5,7 @@
  * `spec-facts/server-statuses` reads this list, so the spec is told when it is edited.
  */
 import type { OpenApiDocument } from "./document.js";
-import { allowsAnonymous, type SpecOperation } from "./operations.js";
+import { allowsAnonymous, negotiatesContent, type SpecOperation } from "./operations.js";
 
 /** One status the server can send, the operations it applies to, and the reason. */
 export interface ServerStatus {
@@ -37,6 +37,12 @@ export const SERVER_STATUSES: readonly ServerStatus[] = [
     status: "401",
     applies: (operation) => !allowsAnonymous(operation),
     why: "its security requires a credential: a request without a valid API key gets 401",
+  },
+  {
+    status: "406",
+    applies: negotiatesContent,
+    declaredBy: (_spec, operation) => negotiatesContent(operation),
+    why: "it answers a type other than application/json: a request whose Accept admits none of its success types gets 406 not_acceptable",
   },
   {
     status: "410",

@@ -9,6 +9,7 @@ import {
   basePathOf,
   bearerRealm,
   type DocumentedResponse,
+  declaredRateLimitPolicy,
   deprecationHeaders,
   documentedHeaderNames,
   documentedResponses,
@@ -17,13 +18,13 @@ import {
   operationDeprecation,
   pathTemplatePattern,
   type RateLimitPolicy,
-  rateLimitPolicy,
   requestBodyLimitBytes,
   requestHeaderNames,
   requestTargetLimitBytes,
   type SpecOperation,
   specOperations,
 } from "@animal-store/openapi";
+import { compileErrorShape, type ErrorShape } from "../errors/problem-details.js";
 import { checkErrorCodes } from "./error-codes.js";
 import { type IntegerParameters, integerParameters } from "./integer-parameters.js";
 
@@ -62,15 +63,30 @@ export interface Contract {
   operations: ServedOperation[];
   /** Whether a request that matches no operation may go without a credential (root security). */
   anonymousByDefault: boolean;
-  rateLimit: RateLimitPolicy;
+  /**
+   * The rate-limit policy (`info.x-rate-limit-*`); undefined when the contract declares none:
+   * then nothing is counted and no answer carries rate-limit headers.
+   */
+  rateLimit: RateLimitPolicy | undefined;
+  /** The longest request body (`info.x-request-body-limit-bytes`, else 1 MiB). */
   bodyLimitBytes: number;
-  /** The longest request target served (`info.x-request-target-limit-bytes`). */
+  /** The longest request target served (`info.x-request-target-limit-bytes`, else 8000). */
   targetLimitBytes: number;
   /** The realm of the bearer challenge (`x-realm` of the security scheme, else the title). */
   realm: string;
+  /** How the engine's own errors are written: the contract's JSON error schema, else problem+json. */
+  errorShape: ErrorShape;
+  /** A JSON error schema the engine's body does not fit (warned of at start), if any. */
+  errorShapeMismatch: string | undefined;
   /** The methods of the operations, and every response header the contract documents. */
   cors: { methods: string[]; exposedHeaders: string[]; allowedHeaders: string[] };
 }
+
+/**
+ * The ban settings of a limiter that never counts (a contract without rate limits leaves the
+ * counting steps out; the warm-up and scratch apps still hold a limiter for the app's shape).
+ */
+export const NO_BAN = Object.freeze({ threshold: 0, seconds: 0 });
 
 function dateOf(instant: Date): string {
   const iso = instant.toISOString();
@@ -97,7 +113,9 @@ function compileDeprecation(
 export function compileContract({ spec, text }: LoadedSpec): Contract {
   const operations = specOperations(spec);
   const realm = bearerRealm(spec, operations);
-  checkErrorCodes(spec, operations);
+  const rateLimit = declaredRateLimitPolicy(spec);
+  const anonymousByDefault = allowsAnonymous({ security: spec.security ?? [] });
+  checkErrorCodes(spec, operations, { rateLimited: rateLimit !== undefined, anonymousByDefault });
   const compiled = operations.map(
     (operation): ServedOperation => ({
       ...operation,
@@ -108,13 +126,19 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
       responses: documentedResponses(spec, operation),
     }),
   );
+  const errors = compileErrorShape(
+    spec,
+    compiled.map((op) => ({ where: op.operationId, responses: op.responses })),
+  );
   return {
     spec,
     text,
     basePath: basePathOf(spec),
     operations: compiled,
-    anonymousByDefault: allowsAnonymous({ security: spec.security ?? [] }),
-    rateLimit: rateLimitPolicy(spec),
+    anonymousByDefault,
+    rateLimit,
+    errorShape: errors.shape,
+    errorShapeMismatch: errors.mismatch,
     bodyLimitBytes: requestBodyLimitBytes(spec),
     targetLimitBytes: requestTargetLimitBytes(spec),
     realm,

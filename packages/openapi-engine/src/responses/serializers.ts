@@ -16,12 +16,16 @@ import build from "fast-json-stringify";
 /** Writes one body as JSON. */
 export type Serializer = (body: unknown) => string;
 
-/** The serializer of `response`'s JSON schema; undefined when it documents no JSON body. */
+/**
+ * The serializer of `response`'s JSON schema (of its `mediaType`, `application/json` unless
+ * said); undefined when it documents no schema there.
+ */
 export function compileSerializer(
   spec: OpenApiDocument,
   response: DocumentedResponse,
+  mediaType = "application/json",
 ): Serializer | undefined {
-  const schema = deref<JsonObject | undefined>(spec, response.content["application/json"]?.schema);
+  const schema = deref<JsonObject | undefined>(spec, response.content[mediaType]?.schema);
   if (schema === undefined) return undefined;
   // Schema $refs point into components; each serializer gets them as its root's definitions.
   const components = { schemas: spec.components?.schemas };
