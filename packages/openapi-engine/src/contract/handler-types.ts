@@ -108,6 +108,13 @@ export interface HandlerRequest<
   caller: Caller;
   requestId: string;
   reply: Reply<Ops, Op>;
+  /**
+   * For an operation that declares a success type other than `application/json` (its answers
+   * are negotiated by `Accept`): the declared type an answer of `status` will be written in, so
+   * the handler answers a body of that type (`text/csv` text, say); undefined for a status
+   * declared without content. Undefined for every other operation.
+   */
+  mediaType: ((status: number) => string | undefined) | undefined;
 }
 
 /** The handler of one operation. */

@@ -33,6 +33,7 @@ export type AnyHandler = (request: {
   caller: Caller;
   requestId: string;
   reply: typeof reply;
+  mediaType: ((status: number) => string | undefined) | undefined;
 }) => Promise<unknown>;
 
 /** What a handler's `reply` builds. */
@@ -137,6 +138,10 @@ export function handle(options: { checked: boolean }) {
         caller,
         requestId,
         reply,
+        // Only an operation that negotiates has a choice to tell its handler about.
+        mediaType: operation.answers.negotiates
+          ? (status: number) => chosenType(operation.answers, status, req.headers.accept)
+          : undefined,
       })) as Reply;
       const body = result.body;
       const answer = operation.answers.forStatus(result.status);
@@ -174,6 +179,22 @@ export function handle(options: { checked: boolean }) {
       send(res, result, text ?? JSON.stringify(body) ?? "", true);
     },
   );
+}
+
+/**
+ * The declared type an answer of `status` is written in, as `accept` chooses it; undefined for a
+ * response declared without content. A status whose types Accept refuses (an error's, say) is
+ * sent in its first declared type: RFC 9110 section 12.5.1 lets a server disregard Accept rather
+ * than hide the answer (the success types were checked before the handler ran).
+ */
+function chosenType(
+  answers: CompiledAnswers,
+  status: number,
+  accept: string | undefined,
+): string | undefined {
+  const decided = answers.answerType(status, accept);
+  if ("notAcceptable" in decided) return decided.available[0];
+  return decided.body ? decided.mediaType : undefined;
 }
 
 /** What a body in a type other than JSON may be: bytes, text, or a stream of either. */
@@ -222,15 +243,7 @@ function writeOther(
     res.end();
     return;
   }
-  const decided = answers.answerType(status, req.headers.accept);
-  // A status whose types Accept refuses (an error's, say) is sent in its first declared type:
-  // RFC 9110 section 12.5.1 lets a server disregard Accept rather than hide the answer.
-  const declared =
-    "notAcceptable" in decided
-      ? (decided.available[0] as string)
-      : "mediaType" in decided
-        ? decided.mediaType
-        : "application/octet-stream";
+  const declared = chosenType(answers, status, req.headers.accept) ?? "application/octet-stream";
   const own = res.getHeader("Content-Type");
   // A declared range (`image/*`) is made concrete by the handler's own Content-Type.
   const mediaType = declared.includes("*") && typeof own === "string" ? own : declared;

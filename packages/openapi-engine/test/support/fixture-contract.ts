@@ -9,7 +9,7 @@ import type { LoadedSpec, OpenApiDocument, RateLimitPolicy } from "@animal-store
 import { parse } from "yaml";
 
 /** The fixture contracts there are. */
-export type FixtureName = "widgets";
+export type FixtureName = "widgets" | "answers" | "no-extensions";
 
 const cache = new Map<FixtureName, LoadedSpec>();
 
