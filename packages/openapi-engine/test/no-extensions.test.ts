@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HandlerSet } from "../src/compiled-operation.js";
 import { compileContract } from "../src/contract/contract.js";
 import { PROBLEM_JSON } from "../src/errors/problem-details.js";
-import { type ScratchServer, startScratchServer } from "../src/testing/index.js";
+import { type ScratchServer, startScratchApp, startScratchServer } from "../src/testing/index.js";
 import { fixtureApplication, type KeysOnlyStore } from "./support/fixture-app.js";
 import { editedFixture, loadFixture } from "./support/fixture-contract.js";
 
@@ -94,9 +94,10 @@ describe("a contract without any extension of the Animal Store, started unedited
   const calls: Calls = [];
   let warmUpCalls: Calls = [];
   beforeAll(async () => {
+    // A Redis nobody listens on: with nothing to count, the engine never connects to it.
     scratch = await startScratchServer(
       fixtureApplication(loaded, () => garden(calls)),
-      { name: "no-extensions" },
+      { name: "no-extensions", env: { REDIS_URL: "redis://127.0.0.1:1" } },
     );
     warmUpCalls = [...calls];
   });
@@ -153,16 +154,17 @@ describe("a contract without any extension of the Animal Store, started unedited
     expect(cleared.headers.get("content-type")).toBeNull();
   });
 
-  it("counts nothing: no answer carries rate-limit headers, and /readyz checks no limiter", async () => {
+  it("counts nothing: no answer carries rate-limit headers, and no limiter is asked", async () => {
     const answers = await Promise.all([
       call(`/beds?soil=${soil}`),
       call("/nowhere"),
       fetch(`${scratch.url}/healthz`),
     ]);
     for (const res of answers) expect(rateLimitHeaders(res)).toEqual([]);
+    // Not "degraded": the configured Redis is neither used nor probed.
     const ready = await fetch(`${scratch.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(JSON.stringify(await ready.json())).not.toMatch(/rate-limit/);
+    expect(await ready.json()).toEqual({ status: "ready" });
   });
 
   it("answers its own errors as problem+json naming the field, where the contract has no error schema", async () => {
@@ -227,6 +229,25 @@ describe("a contract without any extension of the Animal Store, started unedited
     expect(status).toBe(413);
     expect(type).toBe(PROBLEM_JSON);
     expect(JSON.parse(text)).toMatchObject({ status: 413, code: "payload_too_large" });
+  });
+});
+
+describe("a contract without rate limits, in-process", () => {
+  it("counts nothing: every answer is served, none with rate-limit headers", async () => {
+    const app = await startScratchApp(fixtureApplication(loaded, () => garden([])));
+    try {
+      const headers = { authorization: `Bearer ${app.key}` };
+      const answers = await Promise.all([
+        fetch(`${app.apiUrl}/beds?soil=${soil}`, { headers }),
+        fetch(`${app.apiUrl}/beds?soil=${soil}`, { method: "OPTIONS", headers }),
+        fetch(`${app.apiUrl}/nowhere`, { headers }),
+        fetch(`${app.url}/healthz`),
+      ]);
+      expect(answers.map((res) => res.status)).toEqual([200, 204, 404, 200]);
+      for (const res of answers) expect(rateLimitHeaders(res)).toEqual([]);
+    } finally {
+      await app.close();
+    }
   });
 });
 
