@@ -314,7 +314,7 @@ const FAULTS = [
   [
     "rate limiting counted without a policy",
     "src/api-app.ts",
-    "  const limited = policy !== undefined;",
+    "  const limited = contract.rateLimited;",
     "  const limited = true;",
     "test/no-extensions.test.ts",
     "every answer is served",

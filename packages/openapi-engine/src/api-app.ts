@@ -51,11 +51,6 @@ import { validateRequest } from "./validation/validate.js";
  */
 const UNKNOWN_KEY_LOOKUPS_PER_MINUTE = 60;
 
-/** The limits of a contract without rate limits: never asked, as nothing is counted. */
-function notLimited(): never {
-  throw new Error("the contract declares no rate limits: nothing is counted");
-}
-
 /** What the rate limiter offers the app beyond counting: readiness and shutdown. */
 export interface LimiterLike {
   check(): Promise<void>;
@@ -121,23 +116,20 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // An address may cost as many store lookups of unknown keys per minute as its anonymous plan
   // allows it requests (a contract without rate limits: UNKNOWN_KEY_LOOKUPS_PER_MINUTE).
   const policy = contract.rateLimit;
-  const limited = policy !== undefined;
-  const anonymous = policy && (policy.plans[policy.anonymousPlan] as PlanLimits);
+  const limited = contract.rateLimited;
+  const anonymous = policy.plans[policy.anonymousPlan] as PlanLimits;
   const identify = identifyCaller(
     deps.keyLookup ??
       createKeyLookup(deps.keyStore, config.apiKeyCacheTtlMs, {
-        perMinute: anonymous?.perMinute ?? UNKNOWN_KEY_LOOKUPS_PER_MINUTE,
+        perMinute: limited ? anonymous.perMinute : UNKNOWN_KEY_LOOKUPS_PER_MINUTE,
       }),
   );
-  const limits =
-    policy === undefined
-      ? notLimited
-      : limitsFor(policy, (key) =>
-          logger.warn(
-            { keyId: key.id, plan: key.plan },
-            "API key of a plan the contract does not have: counted on its anonymous plan",
-          ),
-        );
+  const limits = limitsFor(policy, (key) =>
+    logger.warn(
+      { keyId: key.id, plan: key.plan },
+      "API key of a plan the contract does not have: counted on its anonymous plan",
+    ),
+  );
   // Without rate limits (a contract with no `info.x-rate-limit-*`) the counting steps are left
   // out of every lifecycle: nothing is counted and no answer carries rate-limit headers.
   const counting = (counted?: (req: express.Request) => boolean) =>

@@ -17,7 +17,7 @@ import { issueApiKey, type NewKeyOptions } from "./auth/api-keys.js";
 import type { KeyLookup } from "./auth/credentials.js";
 import { compileOperations, withHandlers } from "./compiled-operation.js";
 import { type AppConfig, loadConfig } from "./config.js";
-import { type Contract, compileContract, NO_BAN } from "./contract/contract.js";
+import { type Contract, compileContract } from "./contract/contract.js";
 import { baseUrl, closeGracefully, createHttpServer, listen } from "./http-server/http-server.js";
 import { createLogger } from "./logger.js";
 import { EngineMetrics } from "./metrics/engine-metrics.js";
@@ -47,7 +47,7 @@ function usageRoute(
       const key = (await store.listApiKeys()).find((k) => k.id === id);
       if (!key) return { status: 404, body: { error: `no key with id ${id}` } };
       const policy = contract.rateLimit;
-      if (policy === undefined) {
+      if (!contract.rateLimited) {
         return { status: 404, body: { error: "the contract declares no rate limits" } };
       }
       return { status: 200, body: await keyUsage(key, { limiter, policy, scope, nowMs: clock() }) };
@@ -124,14 +124,14 @@ export async function startEngine<S extends EngineStore>(
     // Without rate limits in the contract nothing is counted: an in-process limiter stands in
     // (never asked), so no Redis connection is made for nothing.
     limiter = await createRateLimiter(
-      contract.rateLimit === undefined ? { ...config.rateLimit, redisUrl: null } : config.rateLimit,
-      contract.rateLimit?.ban ?? NO_BAN,
+      contract.rateLimited ? config.rateLimit : { ...config.rateLimit, redisUrl: null },
+      contract.rateLimit.ban,
       logger,
       metrics && (() => metrics.rateLimitStoreErrors++),
     );
     const handlers = application.handlers(options.handlerStore?.(store) ?? store, contract);
     readiness = readinessMonitor(
-      readinessProbes({ keyStore: store, limiter: contract.rateLimit && limiter }),
+      readinessProbes({ keyStore: store, limiter: contract.rateLimited ? limiter : undefined }),
       logger,
     );
     const app = assembleApiApp({
@@ -151,9 +151,9 @@ export async function startEngine<S extends EngineStore>(
       config,
       limiter,
       clock,
-      anonymousLimits: contract.rateLimit?.plans[contract.rateLimit.anonymousPlan] as
-        | PlanLimits
-        | undefined,
+      anonymousLimits: contract.rateLimited
+        ? (contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits)
+        : undefined,
       errorShape: contract.errorShape,
       bounds: {
         targetLimitBytes: contract.targetLimitBytes,

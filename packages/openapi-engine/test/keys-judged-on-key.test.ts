@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScratchApp, startScratchApp } from "../src/testing/index.js";
-import { declaredPolicy, loadFixture } from "./support/fixture-contract.js";
+import { loadFixture } from "./support/fixture-contract.js";
 import { type KeyOnlyStore, listApplication, listOperations } from "./support/list-application.js";
 
 const spec = loadFixture();
@@ -27,7 +27,7 @@ describe("keys are judged on the key", () => {
     const { contract } = await import("../src/contract/contract.js").then((m) => ({
       contract: m.compileContract(spec),
     }));
-    const policy = declaredPolicy(contract);
+    const policy = contract.rateLimit;
     const plans = policy.planNames.filter(
       (name) => name !== policy.anonymousPlan && !policy.plans[name]?.custom,
     );

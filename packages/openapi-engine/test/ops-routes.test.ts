@@ -6,10 +6,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryRateLimiter } from "../src/rate-limit/index.js";
-import { declaredPolicy, loadFixture } from "./support/fixture-contract.js";
+import { loadFixture } from "./support/fixture-contract.js";
 import { contract, expectError, type FixtureApp, startFixtureApp } from "./support/serve.js";
 
-const policy = declaredPolicy(contract);
+const policy = contract.rateLimit;
 
 let app: FixtureApp;
 beforeAll(async () => {

@@ -6,13 +6,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issueApiKey } from "../src/auth/api-keys.js";
 import { type ScratchApp, scratchDirectory, startScratchApp } from "../src/testing/index.js";
-import { declaredPolicy } from "./support/fixture-contract.js";
 import { contract, roomyPlan } from "./support/serve.js";
 import { openWidgetStore, type WidgetStore, widgetApplication } from "./support/widget-app.js";
 import { basePath, pageSize } from "./support/widgets.js";
 
 const temp = scratchDirectory("engine-production-");
-const policy = declaredPolicy(contract);
+const policy = contract.rateLimit;
 type Store = WidgetStore;
 let store: Store;
 let key = "";

@@ -14,12 +14,11 @@ import {
   createRedisRateLimiter,
   type RateLimiter,
 } from "../src/rate-limit/index.js";
-import { declaredPolicy } from "./support/fixture-contract.js";
 import { startRateLimitedApp } from "./support/rate-limited-app.js";
 import { contract, startFixtureServer } from "./support/serve.js";
 import { basePath, customPlan, limitsOf, tightestPlan } from "./support/widgets.js";
 
-const policy = declaredPolicy(contract);
+const policy = contract.rateLimit;
 
 const redis = await useService("redis", "Redis rate-limit burst");
 const prefix = `test:rl-burst:${randomUUID()}:`;

@@ -9,7 +9,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type StartOptions, startEngine } from "../src/start.js";
 import { scratchDirectory } from "../src/testing/index.js";
-import { declaredPolicy } from "./support/fixture-contract.js";
 import { contract } from "./support/serve.js";
 import { type WidgetStore, widgetApplication } from "./support/widget-app.js";
 import { basePath } from "./support/widgets.js";
@@ -20,7 +19,7 @@ afterAll(() => temp.remove());
 /** Starts the widgets application on `env`. */
 const startServer = (env: Record<string, string>, options: StartOptions<WidgetStore> = {}) =>
   startEngine(widgetApplication(), env, options);
-const plan = declaredPolicy(contract).planNames[0] as string;
+const plan = contract.rateLimit.planNames[0] as string;
 
 /** A test server's environment on the database file `name`. */
 const env = (name: string) => ({
@@ -33,7 +32,7 @@ const env = (name: string) => ({
 /** A key record no store holds: what a lookup of the application's own answers with. */
 const ANY_KEY = {
   name: "any",
-  plan: declaredPolicy(contract).planNames[0] as string,
+  plan: contract.rateLimit.planNames[0] as string,
   perMinute: null,
   perDay: null,
   createdAt: new Date(0).toISOString(),

@@ -15,18 +15,12 @@ const MAX_CACHED_KEYS = 10_000;
 
 /** What a new key is created with. A key of a plan with custom limits needs its own. */
 export interface NewKeyOptions {
-  /**
-   * One of the contract's plans (info.x-rate-limit-plans); any name (`NO_PLAN`, say) when the
-   * contract declares no rate limits, as nothing is counted.
-   */
+  /** One of the contract's plans (info.x-rate-limit-plans). */
   plan: string;
   name: string;
   perMinute?: number | undefined;
   perDay?: number | undefined;
 }
-
-/** The plan keys are issued on when the contract declares no rate limits (nothing is counted). */
-export const NO_PLAN = "none";
 
 /** SHA-256 of a plaintext key, hex: what the database stores and searches by. */
 export function hashApiKey(plaintextKey: string): string {
@@ -48,18 +42,14 @@ function positiveLimit(name: string, value: number | undefined): number | null {
  */
 export async function issueApiKey(
   store: ApiKeyStore,
-  policy: RateLimitPolicy | undefined,
+  policy: RateLimitPolicy,
   options: NewKeyOptions,
   now: Date = new Date(),
 ): Promise<{ key: string; record: ApiKeyRecord }> {
-  const plan = policy === undefined ? { custom: false } : policy.plans[options.plan];
-  if (policy !== undefined && (!Object.hasOwn(policy.plans, options.plan) || plan === undefined)) {
+  const plan = policy.plans[options.plan];
+  if (!Object.hasOwn(policy.plans, options.plan) || plan === undefined) {
     throw new Error(`plan must be one of ${policy.planNames.join(", ")}`);
   }
-  if (policy === undefined && (options.perMinute !== undefined || options.perDay !== undefined)) {
-    throw new Error("the contract declares no rate limits: a key has no limits of its own");
-  }
-  if (plan === undefined) throw new Error(`no plan ${options.plan}`);
   const name = options.name.trim();
   if (name.length < 1 || name.length > 100) throw new Error("name must be 1 to 100 characters");
   const perMinute = positiveLimit("per-minute limit", options.perMinute);

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { describe, expect, it } from "vitest";
-import { declaredPolicy, loadFixture } from "../../test/support/fixture-contract.js";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract } from "../contract/contract.js";
 import { EngineError } from "../errors.js";
 import {
@@ -17,7 +17,7 @@ const challenge = `Bearer realm="${contract.realm}"`;
 const record: ApiKeyRecord = {
   id: "k1",
   name: "web",
-  plan: declaredPolicy(contract).planNames[0] as string,
+  plan: contract.rateLimit.planNames[0] as string,
   perMinute: null,
   perDay: null,
   createdAt: "2026-01-01T00:00:00.000Z",

@@ -64,10 +64,12 @@ export interface Contract {
   /** Whether a request that matches no operation may go without a credential (root security). */
   anonymousByDefault: boolean;
   /**
-   * The rate-limit policy (`info.x-rate-limit-*`); undefined when the contract declares none:
-   * then nothing is counted and no answer carries rate-limit headers.
+   * Whether the contract declares rate limits (`info.x-rate-limit-*`). Without them nothing is
+   * counted and no answer carries rate-limit headers; `rateLimit` is then one plan without limits.
    */
-  rateLimit: RateLimitPolicy | undefined;
+  rateLimited: boolean;
+  /** The rate-limit policy (`info.x-rate-limit-*`, else one plan without limits). */
+  rateLimit: RateLimitPolicy;
   /** The longest request body (`info.x-request-body-limit-bytes`, else 1 MiB). */
   bodyLimitBytes: number;
   /** The longest request target served (`info.x-request-target-limit-bytes`, else 8000). */
@@ -82,11 +84,26 @@ export interface Contract {
   cors: { methods: string[]; exposedHeaders: string[]; allowedHeaders: string[] };
 }
 
+/** The one plan of a contract that declares no rate limits: no limits, and nothing counted. */
+export const UNLIMITED_PLAN = "unlimited";
+
 /**
- * The ban settings of a limiter that never counts (a contract without rate limits leaves the
- * counting steps out; the warm-up and scratch apps still hold a limiter for the app's shape).
+ * The policy of a contract without `info.x-rate-limit-*`: one plan without limits, no ban. Keys
+ * are issued on it; the counting steps are left out (`Contract.rateLimited` false), so no request
+ * is counted and no answer carries rate-limit headers.
  */
-export const NO_BAN = Object.freeze({ threshold: 0, seconds: 0 });
+const UNLIMITED: RateLimitPolicy = Object.freeze({
+  planNames: [UNLIMITED_PLAN],
+  plans: {
+    [UNLIMITED_PLAN]: {
+      perMinute: Number.MAX_SAFE_INTEGER,
+      perDay: Number.MAX_SAFE_INTEGER,
+      custom: false,
+    },
+  },
+  anonymousPlan: UNLIMITED_PLAN,
+  ban: { threshold: 0, seconds: 0 },
+});
 
 function dateOf(instant: Date): string {
   const iso = instant.toISOString();
@@ -136,7 +153,8 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
     basePath: basePathOf(spec),
     operations: compiled,
     anonymousByDefault,
-    rateLimit,
+    rateLimited: rateLimit !== undefined,
+    rateLimit: rateLimit ?? UNLIMITED,
     errorShape: errors.shape,
     errorShapeMismatch: errors.mismatch,
     bodyLimitBytes: requestBodyLimitBytes(spec),

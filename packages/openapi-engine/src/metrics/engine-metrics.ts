@@ -20,9 +20,8 @@ export class EngineMetrics {
 
   constructor(contract: Contract) {
     this.requests = new RequestTally(contract.operations.map((op) => op.operationId));
-    // Without rate limits nothing is refused with 429, so the plans are never asked for.
-    this.plans = new Set(contract.rateLimit?.planNames ?? []);
-    this.anonymousPlan = contract.rateLimit?.anonymousPlan ?? "";
+    this.plans = new Set(contract.rateLimit.planNames);
+    this.anonymousPlan = contract.rateLimit.anonymousPlan;
   }
 
   /** A 429 of a caller on `plan` (a plan the contract lacks is counted as the anonymous plan, as its limits are). */

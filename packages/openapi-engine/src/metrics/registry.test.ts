@@ -2,13 +2,13 @@ import { createRequire } from "node:module";
 import type * as PerfHooks from "node:perf_hooks";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { declaredPolicy, loadFixture } from "../../test/support/fixture-contract.js";
+import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract } from "../contract/contract.js";
 import { EngineMetrics } from "./engine-metrics.js";
 import { EVENT_LOOP_SAMPLE_MS, metricsRegistry } from "./registry.js";
 
 const contract = compileContract(loadFixture());
-const [firstPlan] = declaredPolicy(contract).planNames;
+const [firstPlan] = contract.rateLimit.planNames;
 
 describe("the metrics registry", () => {
   it("writes the counts as Prometheus text, a plan the contract lacks as the anonymous plan", async () => {
@@ -31,7 +31,7 @@ describe("the metrics registry", () => {
     );
     expect(text).toContain(`rate_limit_refusals_total{plan="${firstPlan}",code="rate_limited"} 1`);
     expect(text).toContain(
-      `rate_limit_refusals_total{plan="${declaredPolicy(contract).anonymousPlan}",code="api_key_banned"} 1`,
+      `rate_limit_refusals_total{plan="${contract.rateLimit.anonymousPlan}",code="api_key_banned"} 1`,
     );
     expect(text).not.toContain("not-a-plan");
     expect(text).toContain("rate_limit_store_errors_total 2");

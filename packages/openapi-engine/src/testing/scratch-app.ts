@@ -13,7 +13,7 @@ import type { Application, EngineStore } from "../application.js";
 import { issueApiKey, type NewKeyOptions } from "../auth/api-keys.js";
 import type { KeyLookup } from "../auth/credentials.js";
 import { type AppConfig, loadConfig } from "../config.js";
-import { compileContract, NO_BAN } from "../contract/contract.js";
+import { compileContract } from "../contract/contract.js";
 import { expressMessageClasses } from "../express-messages.js";
 import type { Logger } from "../logger.js";
 import { createMemoryRateLimiter, type RateLimiter } from "../rate-limit/index.js";
@@ -72,7 +72,7 @@ export async function startScratchApp<S extends EngineStore>(
     if (!options.store) await store.close();
     throw err;
   }
-  const limiter = options.limiter ?? createMemoryRateLimiter({ ban: policy?.ban ?? NO_BAN });
+  const limiter = options.limiter ?? createMemoryRateLimiter({ ban: policy.ban });
   const app = await createApiApp(application, {
     store,
     limiter,

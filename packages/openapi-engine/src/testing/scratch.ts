@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RateLimitPolicy } from "@animal-store/openapi";
-import { NO_PLAN } from "../auth/api-keys.js";
 
 /** A fresh temporary directory, and how to remove it. */
 export interface ScratchDirectory {
@@ -18,8 +17,7 @@ export function scratchDirectory(prefix = "openapi-engine-"): ScratchDirectory {
 }
 
 /** The plan with published limits that allows the most requests a minute: a suite's default. */
-export function roomiestPlan(policy: RateLimitPolicy | undefined): string {
-  if (policy === undefined) return NO_PLAN;
+export function roomiestPlan(policy: RateLimitPolicy): string {
   const fixed = policy.planNames.filter((name) => policy.plans[name]?.custom === false);
   const [roomiest] = fixed.sort(
     (a, b) => (policy.plans[b]?.perMinute ?? 0) - (policy.plans[a]?.perMinute ?? 0),

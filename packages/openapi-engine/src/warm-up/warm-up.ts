@@ -13,11 +13,10 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { assembleApiApp } from "../api-app.js";
 import type { Application, EngineStore } from "../application.js";
-import { NO_PLAN } from "../auth/api-keys.js";
 import type { ApiKeyRecord } from "../auth/credentials.js";
 import { type CompiledOperation, withHandlers } from "../compiled-operation.js";
 import type { AppConfig } from "../config.js";
-import { type Contract, NO_BAN } from "../contract/contract.js";
+import type { Contract } from "../contract/contract.js";
 import { expressMessageClasses } from "../express-messages.js";
 import { createMemoryRateLimiter } from "../rate-limit/index.js";
 import { type SynthesizedRequest, synthesizeRequest } from "./synthesize.js";
@@ -36,7 +35,7 @@ function warmUpRecord(contract: Contract): ApiKeyRecord {
   return {
     id: "warm-up",
     name: "warm-up",
-    plan: contract.rateLimit?.planNames[0] ?? NO_PLAN,
+    plan: contract.rateLimit.planNames[0] as string,
     // Limits it cannot reach: warm-up sends one request per operation.
     perMinute: Number.MAX_SAFE_INTEGER,
     perDay: Number.MAX_SAFE_INTEGER,
@@ -52,7 +51,7 @@ export async function warmUp<S extends EngineStore>(
 ): Promise<void> {
   const { contract } = input;
   const store = await application.openScratchStore();
-  const limiter = createMemoryRateLimiter({ ban: contract.rateLimit?.ban ?? NO_BAN });
+  const limiter = createMemoryRateLimiter({ ban: contract.rateLimit.ban });
   try {
     const logger = pino({ level: "silent" });
     const key = `warmup_${randomBytes(24).toString("base64url")}`;

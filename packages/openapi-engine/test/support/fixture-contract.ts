@@ -5,7 +5,7 @@
  * any contract. The engine's tests serve these, never an application's contract.
  */
 import { readFileSync } from "node:fs";
-import type { LoadedSpec, OpenApiDocument, RateLimitPolicy } from "@animal-store/openapi";
+import type { LoadedSpec, OpenApiDocument } from "@animal-store/openapi";
 import { parse } from "yaml";
 
 /** The fixture contracts there are. */
@@ -33,12 +33,4 @@ export function editedFixture(
   const spec = structuredClone(loadFixture(name).spec);
   edit(spec);
   return { text: `${JSON.stringify(spec, null, 2)}\n`, spec };
-}
-
-/** The rate-limit policy of a compiled fixture that declares one; throws for one that does not. */
-export function declaredPolicy(contract: {
-  rateLimit: RateLimitPolicy | undefined;
-}): RateLimitPolicy {
-  if (contract.rateLimit === undefined) throw new Error("the fixture declares no rate limits");
-  return contract.rateLimit;
 }

@@ -16,7 +16,7 @@ import {
   startScratchApp,
   startScratchServer,
 } from "../../src/testing/index.js";
-import { declaredPolicy, loadFixture } from "./fixture-contract.js";
+import { loadFixture } from "./fixture-contract.js";
 import { type WidgetStore, widgetApplication, widgetContract } from "./widget-app.js";
 
 export { widgetContract as contract } from "./widget-app.js";
@@ -46,7 +46,7 @@ export function useFixtureServer(name: string, env: Record<string, string> = {})
     scratch = await startFixtureServer({
       name,
       env,
-      key: { plan: declaredPolicy(widgetContract).planNames[0] as string },
+      key: { plan: widgetContract.rateLimit.planNames[0] as string },
     });
   });
   afterAll(async () => {
@@ -154,11 +154,11 @@ export async function expectError(
 
 /** The contract's plan with published limits that allows the most requests a minute. */
 export const roomyPlan = [
-  ...declaredPolicy(widgetContract).planNames.filter(
-    (name) => declaredPolicy(widgetContract).plans[name]?.custom === false,
+  ...widgetContract.rateLimit.planNames.filter(
+    (name) => widgetContract.rateLimit.plans[name]?.custom === false,
   ),
 ].sort(
   (a, b) =>
-    (declaredPolicy(widgetContract).plans[b]?.perMinute ?? 0) -
-    (declaredPolicy(widgetContract).plans[a]?.perMinute ?? 0),
+    (widgetContract.rateLimit.plans[b]?.perMinute ?? 0) -
+    (widgetContract.rateLimit.plans[a]?.perMinute ?? 0),
 )[0] as string;

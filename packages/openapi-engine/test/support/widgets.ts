@@ -5,7 +5,6 @@
  */
 import { deref, exampleRequest } from "@animal-store/openapi";
 import type { ServedOperation } from "../../src/contract/contract.js";
-import { declaredPolicy } from "./fixture-contract.js";
 import { widgetContract as contract } from "./widget-app.js";
 
 /** The fixture's base path (`/api`). */
@@ -42,7 +41,7 @@ export function exampleCall(op: ServedOperation): { path: string; init: RequestI
   };
 }
 
-const policy = declaredPolicy(contract);
+const policy = contract.rateLimit;
 
 /** Plans with published numbers, in the fixture's order. */
 export const fixedPlans = policy.planNames.filter((name) => !policy.plans[name]?.custom);
