@@ -41,7 +41,6 @@ export const SERVER_STATUSES: readonly ServerStatus[] = [
   {
     status: "406",
     applies: negotiatesContent,
-    declaredBy: (_spec, operation) => negotiatesContent(operation),
     why: "it answers a type other than application/json: a request whose Accept admits none of its success types gets 406 not_acceptable",
   },
   {

@@ -84,6 +84,8 @@ export interface Contract {
   cors: { methods: string[]; exposedHeaders: string[]; allowedHeaders: string[] };
 }
 
+const NEVER = 0;
+
 /** The one plan of a contract that declares no rate limits: no limits, and nothing counted. */
 export const UNLIMITED_PLAN = "unlimited";
 
@@ -102,7 +104,8 @@ const UNLIMITED: RateLimitPolicy = Object.freeze({
     },
   },
   anonymousPlan: UNLIMITED_PLAN,
-  ban: { threshold: 0, seconds: 0 },
+  // Never banned: nothing is counted.
+  ban: { threshold: NEVER, seconds: NEVER },
 });
 
 function dateOf(instant: Date): string {
