@@ -133,7 +133,7 @@ describe("a contract without any extension of the Animal Store, started unedited
       new Set(contract.operations.map((op) => op.operationId)),
     );
     const listed = warmUpCalls.find((c) => c.operationId === "listBeds");
-    expect(soils).toContain((listed?.query as { soil: string }).soil);
+    expect(soils).toContain((listed?.query as { soil?: string } | undefined)?.soil);
     const planted = warmUpCalls.find((c) => c.operationId === "plantBed");
     expect(planted?.body).toMatchObject({ soil: expect.any(String), name: expect.any(String) });
   });
