@@ -351,6 +351,14 @@ const FAULTS = [
     "test/answers.test.ts",
     "writeOnly inside a oneOf",
   ],
+  [
+    "not_acceptable never checked against a contract's listed codes",
+    "src/contract/error-codes.ts",
+    '  if (operations.some(negotiatesContent)) codes.push("not_acceptable");\n',
+    "",
+    "src/contract/error-codes.test.ts",
+    "must all be listed",
+  ],
 ];
 
 const run = (command, args) =>
