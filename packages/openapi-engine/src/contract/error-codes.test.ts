@@ -1,4 +1,4 @@
-import type { JsonObject } from "@animal-store/openapi";
+import { deref, type JsonObject } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { editedFixture, loadFixture } from "../../test/support/fixture-contract.js";
 import { ENGINE_ERROR_CODES } from "../errors.js";
@@ -7,7 +7,7 @@ import { compileContract } from "./contract.js";
 /** The answers fixture with its Error schema's `code` listing `codes`. */
 function answersListing(codes: string[]) {
   return editedFixture((spec) => {
-    const error = (spec.components?.schemas as Record<string, JsonObject>).Error as JsonObject;
+    const error = deref<JsonObject>(spec, { $ref: "#/components/schemas/Error" });
     (error.properties as Record<string, JsonObject>).code = { type: "string", enum: codes };
   }, "answers");
 }
@@ -35,7 +35,7 @@ describe("the engine's codes checked against the contract", () => {
       for (const path of Object.keys(spec.paths ?? {})) {
         if (path !== "/buyers") delete spec.paths?.[path];
       }
-      const error = (spec.components?.schemas as Record<string, JsonObject>).Error as JsonObject;
+      const error = deref<JsonObject>(spec, { $ref: "#/components/schemas/Error" });
       (error.properties as Record<string, JsonObject>).code = { type: "string", enum: produced };
     }, "answers");
     expect(() => compileContract(edited)).not.toThrow();
