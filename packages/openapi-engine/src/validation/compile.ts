@@ -10,6 +10,7 @@
  * operation, so nothing searches for it. request-validation.ts also skips the validator's
  * per-request set-up wherever it provably changes nothing.
  */
+import { withoutExtensions } from "@animal-store/openapi";
 import type { Contract, ServedOperation } from "../contract/contract.js";
 
 /** What validation reads of an operation. */
@@ -52,8 +53,11 @@ export async function compileValidators(
     fileUploader: false,
   });
   // As OpenApiValidator.middleware() does: load a copy (the validators annotate it), preprocess.
+  // The copy has no specification extensions but the validator's own (`x-eov-*`): its loader
+  // resolves every `$ref` it finds, and one inside an extension (`x-topics: {$ref: ./topics.md}`)
+  // would open a file.
   const loaded = await new eov.OpenApiSpecLoader({
-    apiDoc: validatedCopy(contract.spec),
+    apiDoc: validatedCopy(withoutExtensions(contract.spec, /^x-eov-/)),
     validateApiSpec: false,
     $refParser: validator.options.$refParser,
   }).load();
