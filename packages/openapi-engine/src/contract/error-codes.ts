@@ -76,7 +76,9 @@ export function checkErrorCodes(
 ): void {
   const listed = new Set(documentedErrorCodes(spec, operations));
   if (listed.size > 0) {
-    const missing = producibleErrorCodes(spec, operations, sources).filter((code) => !listed.has(code));
+    const missing = producibleErrorCodes(spec, operations, sources).filter(
+      (code) => !listed.has(code),
+    );
     if (missing.length > 0) {
       throw new Error(
         `the contract's error bodies do not allow the code(s) ${missing.join(", ")}, which the server answers with`,
