@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deref, HTTP_METHODS, type OpenApiDocument } from "./document.js";
+import { deref, HTTP_METHODS, type OpenApiDocument, withoutExtensions } from "./document.js";
 
 const doc = {
   openapi: "3.1.0",
@@ -36,5 +36,61 @@ describe("HTTP_METHODS", () => {
     expect([...HTTP_METHODS].sort()).toEqual(
       ["delete", "get", "head", "options", "patch", "post", "put", "trace"].sort(),
     );
+  });
+});
+
+describe("withoutExtensions", () => {
+  it("drops every specification extension and keeps names and data that start with x-", () => {
+    const doc = {
+      info: { title: "t", "x-topics": { $ref: "./topics.md" } },
+      paths: {
+        "/a": {
+          get: {
+            "x-internal": true,
+            "x-eov-kept": true,
+            responses: {
+              "200": {
+                description: "ok",
+                headers: { "x-request-id": { schema: { type: "string", "x-note": 1 } } },
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      properties: { "x-trace": { type: "string" } },
+                      default: { "x-trace": "kept" },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    expect(withoutExtensions(doc, /^x-eov-/)).toEqual({
+      info: { title: "t" },
+      paths: {
+        "/a": {
+          get: {
+            "x-eov-kept": true,
+            responses: {
+              "200": {
+                description: "ok",
+                headers: { "x-request-id": { schema: { type: "string" } } },
+                content: {
+                  "application/json": {
+                    schema: {
+                      type: "object",
+                      properties: { "x-trace": { type: "string" } },
+                      default: { "x-trace": "kept" },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    });
   });
 });

@@ -61,3 +61,58 @@ export function deref<T = JsonObject>(spec: OpenApiDocument, node: unknown): T {
   }
   return current as T;
 }
+
+/**
+ * Members whose value maps names the contract chooses to objects: a key there is a name (a
+ * property `x-trace`, a header `x-request-id`), never a specification extension.
+ */
+const NAME_MAPS = new Set([
+  "paths",
+  "webhooks",
+  "properties",
+  "patternProperties",
+  "dependentSchemas",
+  "$defs",
+  "definitions",
+  "schemas",
+  "responses",
+  "parameters",
+  "examples",
+  "requestBodies",
+  "headers",
+  "securitySchemes",
+  "links",
+  "callbacks",
+  "pathItems",
+  "content",
+  "encoding",
+  "variables",
+  "scopes",
+  "mapping",
+]);
+
+/** Members whose value is data, not OpenAPI objects: copied as they are. */
+const LITERALS = new Set(["const", "enum", "default", "example", "value"]);
+
+/**
+ * A copy of `node` without its specification extensions (`x-` members of the objects OpenAPI
+ * defines; names in a map, such as a property called `x-trace`, are kept), except those `keep`
+ * matches (a validator's own, such as express-openapi-validator's `x-eov-*`). What reads the
+ * contract for validation gets this copy, so nothing inside another extension (a `$ref` to a
+ * Markdown file, say) is ever resolved.
+ *
+ * @see https://spec.openapis.org/oas/v3.1.1#specification-extensions
+ */
+export function withoutExtensions<T>(node: T, keep?: RegExp, inNameMap = false): T {
+  if (Array.isArray(node)) return node.map((item) => withoutExtensions(item, keep)) as T;
+  if (!isJsonObject(node)) return node;
+  const copy: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (!inNameMap && key.startsWith("x-") && !keep?.test(key)) continue;
+    copy[key] =
+      !inNameMap && LITERALS.has(key)
+        ? value
+        : withoutExtensions(value, keep, !inNameMap && NAME_MAPS.has(key));
+  }
+  return copy as T;
+}

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "./document.js";
 import {
   basePathOf,
+  DEFAULT_REQUEST_BODY_LIMIT_BYTES,
+  DEFAULT_REQUEST_TARGET_LIMIT_BYTES,
+  declaredRateLimitPolicy,
   deprecationHeaders,
   operationDeprecation,
   rateLimitPolicy,
@@ -76,7 +79,30 @@ describe("rateLimitPolicy", () => {
   });
 });
 
+describe("declaredRateLimitPolicy", () => {
+  it("is undefined when no info.x-rate-limit-* is declared, the policy when all are", () => {
+    expect(declaredRateLimitPolicy(spec)).toEqual(rateLimitPolicy(spec));
+    const none = withInfo({
+      "x-rate-limit-plans": undefined,
+      "x-rate-limit-anonymous-plan": undefined,
+      "x-rate-limit-ban": undefined,
+    });
+    expect(declaredRateLimitPolicy(none)).toBeUndefined();
+  });
+  it("refuses some of them without the others, naming what is missing", () => {
+    expect(() => declaredRateLimitPolicy(withInfo({ "x-rate-limit-ban": undefined }))).toThrow(
+      "info.x-rate-limit-ban must be an object",
+    );
+  });
+});
+
 describe("requestBodyLimitBytes", () => {
+  it("defaults to 1 MiB when the contract declares no limit", () => {
+    expect(requestBodyLimitBytes(withInfo({ "x-request-body-limit-bytes": undefined }))).toBe(
+      DEFAULT_REQUEST_BODY_LIMIT_BYTES,
+    );
+    expect(DEFAULT_REQUEST_BODY_LIMIT_BYTES).toBe(1_048_576);
+  });
   it("reads the body limit and refuses one that is not a whole number", () => {
     expect(requestBodyLimitBytes(spec)).toBe(spec.info["x-request-body-limit-bytes"]);
     expect(() => requestBodyLimitBytes(withInfo({ "x-request-body-limit-bytes": "16k" }))).toThrow(
@@ -86,6 +112,12 @@ describe("requestBodyLimitBytes", () => {
 });
 
 describe("requestTargetLimitBytes", () => {
+  it("defaults to RFC 9110's 8000 bytes when the contract declares no limit", () => {
+    expect(requestTargetLimitBytes(withInfo({ "x-request-target-limit-bytes": undefined }))).toBe(
+      DEFAULT_REQUEST_TARGET_LIMIT_BYTES,
+    );
+    expect(DEFAULT_REQUEST_TARGET_LIMIT_BYTES).toBe(8000);
+  });
   it("reads the request target limit and refuses one that is not a whole number", () => {
     expect(requestTargetLimitBytes(spec)).toBe(spec.info["x-request-target-limit-bytes"]);
     expect(() =>

@@ -57,6 +57,22 @@ function wholeNumber(value: unknown, where: string, min: number): number {
   return value as number;
 }
 
+const RATE_LIMIT_EXTENSIONS = [
+  "x-rate-limit-plans",
+  "x-rate-limit-anonymous-plan",
+  "x-rate-limit-ban",
+] as const;
+
+/**
+ * The rate-limit policy when the contract declares one, else undefined: a contract without any of
+ * `info.x-rate-limit-*` is served without rate limiting. Declaring some of them but not all is a
+ * mistake, refused naming what is missing (as `rateLimitPolicy` does).
+ */
+export function declaredRateLimitPolicy(spec: OpenApiDocument): RateLimitPolicy | undefined {
+  if (RATE_LIMIT_EXTENSIONS.every((name) => spec.info[name] === undefined)) return undefined;
+  return rateLimitPolicy(spec);
+}
+
 /** Reads `info.x-rate-limit-plans`, `info.x-rate-limit-anonymous-plan` and `info.x-rate-limit-ban`. */
 export function rateLimitPolicy(spec: OpenApiDocument): RateLimitPolicy {
   const raw = spec.info["x-rate-limit-plans"];
@@ -113,18 +129,36 @@ export function rateLimitPolicy(spec: OpenApiDocument): RateLimitPolicy {
   };
 }
 
-/** The documented maximum request body size, `info.x-request-body-limit-bytes`. */
+/**
+ * The request body limit of a contract that does not declare `info.x-request-body-limit-bytes`:
+ * 1 MiB. OpenAPI has no keyword for it; this is the engine's choice, documented in its README.
+ */
+export const DEFAULT_REQUEST_BODY_LIMIT_BYTES = 1_048_576;
+
+/**
+ * The request target limit of a contract that does not declare
+ * `info.x-request-target-limit-bytes`: 8000 bytes, the least RFC 9110 section 4.1 recommends
+ * every recipient support.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-4.1
+ */
+export const DEFAULT_REQUEST_TARGET_LIMIT_BYTES = 8000;
+
+/** The maximum request body size: `info.x-request-body-limit-bytes`, else the default. */
 export function requestBodyLimitBytes(spec: OpenApiDocument): number {
-  return wholeNumber(spec.info["x-request-body-limit-bytes"], "info.x-request-body-limit-bytes", 1);
+  const declared = spec.info["x-request-body-limit-bytes"];
+  if (declared === undefined) return DEFAULT_REQUEST_BODY_LIMIT_BYTES;
+  return wholeNumber(declared, "info.x-request-body-limit-bytes", 1);
 }
 
-/** The documented maximum length of a request target (path and query), `info.x-request-target-limit-bytes`. */
+/**
+ * The maximum length of a request target (path and query): `info.x-request-target-limit-bytes`,
+ * else the default.
+ */
 export function requestTargetLimitBytes(spec: OpenApiDocument): number {
-  return wholeNumber(
-    spec.info["x-request-target-limit-bytes"],
-    "info.x-request-target-limit-bytes",
-    1,
-  );
+  const declared = spec.info["x-request-target-limit-bytes"];
+  if (declared === undefined) return DEFAULT_REQUEST_TARGET_LIMIT_BYTES;
+  return wholeNumber(declared, "info.x-request-target-limit-bytes", 1);
 }
 
 /** What a deprecated operation's responses say about it (RFC 9745, RFC 8594, RFC 8288). */

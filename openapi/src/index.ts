@@ -14,11 +14,15 @@ export {
   type JsonObject,
   type OpenApiDocument,
   type SecurityRequirement,
+  withoutExtensions,
 } from "./document.js";
 export { connectionErrorCodes, documentedErrorCodes } from "./error-codes.js";
 export { type ExampleRequest, exampleRequest, firstExample } from "./example-requests.js";
 export {
   basePathOf,
+  DEFAULT_REQUEST_BODY_LIMIT_BYTES,
+  DEFAULT_REQUEST_TARGET_LIMIT_BYTES,
+  declaredRateLimitPolicy,
   deprecationHeaders,
   type OperationDeprecation,
   operationDeprecation,
@@ -32,6 +36,7 @@ export {
 export { bundledSpecPath, type LoadedSpec, loadBundledSpec, readSpec } from "./load.js";
 export {
   allowsAnonymous,
+  negotiatesContent,
   operationById,
   parameterDefault,
   type SpecOperation,

@@ -36,6 +36,37 @@ export interface SpecOperation {
   deprecated: boolean;
   /** Documented response statuses as written (`"200"`, `"4XX"`, `"default"`). */
   statuses: string[];
+  /**
+   * The media types its success (`2XX`) responses declare, in the contract's order, each once.
+   * An operation that declares any type other than `application/json` among them negotiates
+   * its answers by `Accept` (`negotiatesContent`).
+   */
+  successMediaTypes: string[];
+}
+
+/**
+ * Whether `operation`'s answers are negotiated by `Accept` (406 when none of its success types is
+ * acceptable): it declares a success type other than `application/json`. An operation that only
+ * answers JSON disregards `Accept`, as RFC 9110 section 12.5.1 allows, so a JSON-only API answers
+ * as it always did whatever its clients send.
+ *
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-12.5.1
+ */
+export function negotiatesContent(operation: Pick<SpecOperation, "successMediaTypes">): boolean {
+  return operation.successMediaTypes.some((type) => type !== "application/json");
+}
+
+/** The media types the 2XX responses of `operation` declare, `$ref`s resolved. */
+function successTypes(spec: OpenApiDocument, operation: JsonObject): string[] {
+  const responses = isJsonObject(operation.responses) ? operation.responses : {};
+  const types = new Set<string>();
+  for (const [status, raw] of Object.entries(responses)) {
+    if (!/^2(\d\d|XX)$/i.test(status)) continue;
+    const response = deref<JsonObject>(spec, raw);
+    if (isJsonObject(response.content))
+      for (const type of Object.keys(response.content)) types.add(type);
+  }
+  return [...types];
 }
 
 /**
@@ -77,6 +108,7 @@ export function specOperations(spec: OpenApiDocument): SpecOperation[] {
         security: (operation.security ?? spec.security ?? []) as SecurityRequirement[],
         deprecated: operation.deprecated === true,
         statuses: Object.keys(isJsonObject(operation.responses) ? operation.responses : {}),
+        successMediaTypes: successTypes(spec, operation),
       });
     }
   }

@@ -5,7 +5,7 @@
  * `spec-facts/server-statuses` reads this list, so the spec is told when it is edited.
  */
 import type { OpenApiDocument } from "./document.js";
-import { allowsAnonymous, type SpecOperation } from "./operations.js";
+import { allowsAnonymous, negotiatesContent, type SpecOperation } from "./operations.js";
 
 /** One status the server can send, the operations it applies to, and the reason. */
 export interface ServerStatus {
@@ -46,6 +46,11 @@ export const SERVER_STATUSES: readonly ServerStatus[] = [
     status: "403",
     applies: (operation) => listsScopes(operation),
     why: "a requirement of its security lists scopes: a credential without one of them gets 403 insufficient_scope",
+  },
+  {
+    status: "406",
+    applies: negotiatesContent,
+    why: "it answers a type other than application/json: a request whose Accept admits none of its success types gets 406 not_acceptable",
   },
   {
     status: "410",

@@ -30,11 +30,11 @@ import { measureRequests } from "./metrics/tally.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
-import { jsonRequestBody } from "./request-body/json-body.js";
+import { requestBody } from "./request-body/body-step.js";
 import { observeRequests } from "./request-context/observe.js";
 import { type RequestLocals, requestContext } from "./request-context/request-context.js";
 import { responseHeaders } from "./response-headers/response-headers.js";
-import { handle } from "./responses/handle.js";
+import { handle, refuseUnacceptable } from "./responses/handle.js";
 import {
   answerOptions,
   type Preflight,
@@ -50,6 +50,12 @@ import { requestTracing } from "./tracing/hooks.js";
 import { traceOperation } from "./tracing/trace-operation.js";
 import { parseQuery } from "./validation/plain-query.js";
 import { validateRequest } from "./validation/validate.js";
+
+/**
+ * The store lookups of unknown keys one client address may cost per minute when the contract
+ * declares no rate limits (with them, its anonymous plan's per-minute number).
+ */
+const UNKNOWN_KEY_LOOKUPS_PER_MINUTE = 60;
 
 /** What the rate limiter offers the app beyond counting: readiness and shutdown. */
 export interface LimiterLike {
@@ -84,9 +90,15 @@ export interface ApiAppDeps {
   readiness?: ReadinessMonitor | undefined;
 }
 
-/** What /readyz probes: the store (as "database") and the rate limiter. */
-export function readinessProbes(deps: { keyStore: LimiterLike; limiter: LimiterLike }) {
-  return { database: deps.keyStore, "rate-limit store": deps.limiter };
+/** What /readyz probes: the store (as "database") and the rate limiter, when it counts. */
+export function readinessProbes(deps: {
+  keyStore: LimiterLike;
+  limiter: LimiterLike | undefined;
+}): Record<string, LimiterLike> {
+  // Without rate limits the limiter is never asked, so it is not a service /readyz reports.
+  return deps.limiter === undefined
+    ? { database: deps.keyStore }
+    : { database: deps.keyStore, "rate-limit store": deps.limiter };
 }
 
 /** Assembles the API app: the contract's operations under its base path, ops routes at the root. */
@@ -112,11 +124,15 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     .use(requestContext());
 
   // An address may cost as many store lookups of unknown keys per minute as its anonymous plan
-  // allows it requests.
-  const anonymous = contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits;
+  // allows it requests (a contract without rate limits: UNKNOWN_KEY_LOOKUPS_PER_MINUTE).
+  const policy = contract.rateLimit;
+  const limited = contract.rateLimited;
+  const anonymous = policy.plans[policy.anonymousPlan] as PlanLimits;
   const keyLookup =
     deps.keyLookup ??
-    createKeyLookup(deps.keyStore, config.apiKeyCacheTtlMs, { perMinute: anonymous.perMinute });
+    createKeyLookup(deps.keyStore, config.apiKeyCacheTtlMs, {
+      perMinute: limited ? anonymous.perMinute : UNKNOWN_KEY_LOOKUPS_PER_MINUTE,
+    });
   // Every operation's security, and the document's (for requests that match no operation, the
   // ops routes and the edge's answers): compiled once, verifiers bound; throws naming a scheme
   // it cannot check, so the server does not start.
@@ -127,12 +143,14 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   const operations = withSecurity(deps.operations, security);
   const documentSecurity = security.forDocument();
   const identify = identifyCaller(documentSecurity.check);
-  const limits = limitsFor(contract.rateLimit, (key) =>
+  const limits = limitsFor(policy, (key) =>
     logger.warn(
       { keyId: key.id, plan: key.plan },
       "API key of a plan the contract does not have: counted on its anonymous plan",
     ),
   );
+  // Without rate limits (a contract with no `info.x-rate-limit-*`) the counting steps are left
+  // out of every lifecycle: nothing is counted and no answer carries rate-limit headers.
   const counting = (counted?: (req: express.Request) => boolean) =>
     rateLimit({
       limiter: deps.limiter,
@@ -158,31 +176,35 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // Left out of the lifecycle of an operation (or document) that asks for no credential.
   const credential = requireCredential(documentSecurity.refuse);
   const sunset = refuseAfterSunset(clock);
-  const body = jsonRequestBody(contract.bodyLimitBytes);
+  const body = requestBody(contract.bodyLimitBytes);
   const handled = handle({ checked });
   const operation = (op: CompiledOperation) => {
     const { check, refuse } = op.authentication as NonNullable<CompiledOperation["authentication"]>;
     return traced
       .useIf(op.deprecation?.headers !== undefined, deprecationHeaders)
       .use(identifyCaller(check))
-      .use(count)
+      .useIf(limited, count)
       .useIf(op.requiresCredential, requireCredential(refuse))
       .useIf(op.deprecation?.sunsetMs !== undefined, sunset)
-      .useIf(op.requestBody !== undefined, body)
+      .useIf(op.body !== undefined, body)
       .use(validateRequest)
+      .useIf(op.answers.negotiates, refuseUnacceptable)
       .use(handled)
       .handler();
   };
   // OPTIONS on a path that does not declare it: the caller's window is read, never counted.
   const options = Lifecycle.after<RequestLocals & Preflight>()
     .use(identify)
-    .use(counting(() => false))
+    .useIf(
+      limited,
+      counting(() => false),
+    )
     .use(answerOptions);
   // An unknown path or method: counted, and a credential asked for (the document's security)
   // before the 404 or 405 is revealed.
   const unmatched = Lifecycle.after<RequestLocals & Unmatched>()
     .use(identify)
-    .use(count)
+    .useIf(limited, count)
     .useIf(!contract.anonymousByDefault, credential)
     .use(refuseUnmatched);
   const apiRouter = router<CompiledOperation, RequestLocals>(
@@ -198,11 +220,16 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   // counted like any request, the ops routes and OPTIONS only read the caller's window. After the
   // API, so API requests never walk the ops routes (none of them is under it).
   const countOutsideApi = counting(countedOutsideApi(outsideApi));
-  app.use(Lifecycle.after().use(identify).use(countOutsideApi).handler());
+  app.use(Lifecycle.after().use(identify).useIf(limited, countOutsideApi).handler());
   app.use(
     opsRoutes({
       specText: contract.text,
-      readiness: deps.readiness ?? readinessMonitor(readinessProbes(deps), logger),
+      readiness:
+        deps.readiness ??
+        readinessMonitor(
+          readinessProbes({ keyStore: deps.keyStore, limiter: limited ? deps.limiter : undefined }),
+          logger,
+        ),
       degradable: ["rate-limit store"],
       docsHtmlPath: config.docsHtmlPath,
       basePath: contract.basePath,
@@ -213,12 +240,16 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
   app.use(notFound);
   const handleError = errorHandler(logger, {
     checked,
+    errorShape: contract.errorShape,
     onStoreUnavailable: metrics && (() => metrics.databaseErrors++),
   });
   app.use(handleError);
   // Requests refused at the edge: the same first steps, the caller counted, the edge's error.
   installEdgeAnswers(app, {
-    steps: [everyRequest.handler(), Lifecycle.after().use(identify).use(count).handler()],
+    steps: [
+      everyRequest.handler(),
+      Lifecycle.after().use(identify).useIf(limited, count).handler(),
+    ],
     errorHandler: handleError,
   });
   return app;

@@ -8,6 +8,7 @@
 import type { Logger } from "pino";
 import type { CompiledSecurity, ContractSecurity } from "./auth/security.js";
 import type { Contract, ServedOperation } from "./contract/contract.js";
+import { type CompiledRequestBody, compileRequestBody } from "./request-body/media-types.js";
 import { type CompiledAnswers, compileAnswers } from "./responses/answers.js";
 import type { AnyHandler } from "./responses/handle.js";
 import { headerAjv } from "./responses/header-checks.js";
@@ -18,6 +19,11 @@ import type { RequestValidator } from "./validation/request-validation.js";
 export interface CompiledOperation extends ServedOperation {
   /** Its place in the contract's operations (what per-operation counters are indexed by). */
   index: number;
+  /**
+   * Its request body, compiled from the declared media types (request-body/media-types.ts):
+   * undefined when it declares none.
+   */
+  body: CompiledRequestBody | undefined;
   /** Validates and coerces a request of it (validation/validate.ts runs it). */
   validateRequest: RequestValidator;
   /** Its documented answers: serializers, or header and body checks (responses/handle.ts). */
@@ -30,6 +36,17 @@ export interface CompiledOperation extends ServedOperation {
    */
   authentication: CompiledSecurity | undefined;
 }
+
+/**
+ * How far a multipart body may go within the body limit: at most 100 parts (busboy's default is
+ * unbounded), none larger than the body limit itself.
+ */
+export function multipartLimits(bodyLimitBytes: number) {
+  return { parts: MULTIPART_MAX_PARTS, partBytes: bodyLimitBytes };
+}
+
+/** The most parts a `multipart/form-data` body may have (413 past it). */
+export const MULTIPART_MAX_PARTS = 100;
 
 /** The application's handlers by operationId. */
 export type HandlerSet = Readonly<Record<string, unknown>>;
@@ -51,6 +68,10 @@ export async function compileOperations(
     return {
       ...operation,
       index: i,
+      body:
+        operation.requestBody === undefined
+          ? undefined
+          : compileRequestBody(operation.requestBody, multipartLimits(contract.bodyLimitBytes)),
       validateRequest: validator.validateRequest,
       answers: compileAnswers(
         contract.spec,

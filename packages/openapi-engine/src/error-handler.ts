@@ -1,12 +1,14 @@
 /**
  * The one error handler, last in the app. It sees three kinds of error: the engine's own
  * (`EngineError`, answered as it says), a backing store's outage (`StoreUnavailableError`, 503),
- * and anything else, which is a bug (500 with the request id). Whatever leaves is the contract's
- * `Error` body, `application/json`, with `status` equal to the HTTP status; headers already on
- * the response (rate limits, CORS) are kept.
+ * and anything else, which is a bug (500 with the request id). Whatever leaves is in the
+ * contract's error shape (errors/problem-details.ts): its JSON error schema's body (`code`,
+ * `message`, `status` equal to the HTTP status) where it declares one, else RFC 9457
+ * `application/problem+json`; headers already on the response (rate limits, CORS) are kept.
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
+import type { ErrorShape } from "./errors/problem-details.js";
 import { EngineError, engineErrors, StoreUnavailableError } from "./errors.js";
 import type { RequestLocals } from "./request-context/request-context.js";
 import type { CompiledAnswers } from "./responses/answers.js";
@@ -14,24 +16,32 @@ import type { CompiledAnswers } from "./responses/answers.js";
 /** What the error handler reads: the request id, and the operation when the router found one. */
 type ErrorLocals = Partial<RequestLocals & { operation: { answers: CompiledAnswers } }>;
 
-function send(res: Response, error: EngineError): void {
-  const text = JSON.stringify(error.toBody());
+function send(res: Response, error: EngineError, shape: ErrorShape): void {
+  const text = shape.render(error);
   res.statusCode = error.status;
   for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Type", shape.contentType);
   res.setHeader("Content-Length", Buffer.byteLength(text));
   res.end(text);
 }
 
 /**
  * Express error middleware, the last one in the app. With `checked` (responses validated: in
- * development and tests), an error answer its operation does not document, or one without a
- * header the contract requires, becomes a logged 500.
+ * development and tests) and a contract that declares its error schema, an error answer its
+ * operation does not document, or one without a header the contract requires, becomes a logged
+ * 500. A contract without one has its engine errors answered as problem+json, which the engine
+ * documents, not the contract: those are not checked against it.
  */
 export function errorHandler(
   logger: Logger,
-  options: { checked: boolean; onStoreUnavailable?: (() => void) | undefined },
+  options: {
+    checked: boolean;
+    errorShape: ErrorShape;
+    onStoreUnavailable?: (() => void) | undefined;
+  },
 ) {
+  const { errorShape } = options;
+  const checked = options.checked && errorShape.kind === "contract";
   const logFailure = (req: Request, requestId: string, err: unknown) => {
     const e = err instanceof Error ? err : new Error(String(err));
     // Name, message and driver code only: no stack, no SQL, no request headers.
@@ -69,7 +79,7 @@ export function errorHandler(
       return;
     }
     const answers = res.locals.operation?.answers;
-    if (options.checked && answers !== undefined && error.status !== 500) {
+    if (checked && answers !== undefined && error.status !== 500) {
       for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
       const violations = answers.violations(
         error.status,
@@ -86,7 +96,7 @@ export function errorHandler(
         error = engineErrors.internal(requestId);
       }
     }
-    send(res, error);
+    send(res, error, errorShape);
   };
 }
 

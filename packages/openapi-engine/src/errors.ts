@@ -3,9 +3,10 @@
  * the status and the message once (after Fastify's `lib/errors.js`). Steps throw or pass these;
  * a library's own errors (the validator's, the body parser's) are converted where they arise, so
  * the error handler sees only `EngineError`, `StoreUnavailableError` (a backing store's outage)
- * and anything else, which is a bug and answers 500. The contract's `Error` schema must allow
- * every code below, and `info.x-connection-errors` every connection code: both are checked at
- * start (contract/error-codes.ts).
+ * and anything else, which is a bug and answers 500. Where the contract's error schema lists codes
+ * (an `enum` on `code`), it must allow every code below that the contract can make the engine
+ * answer with; where it declares `info.x-connection-errors`, that must list every connection
+ * code: both are checked at start (contract/error-codes.ts).
  */
 
 /** Each code the engine answers requests with, and its status. */
@@ -19,6 +20,7 @@ const STATUS_OF = {
   insufficient_scope: 403,
   not_found: 404,
   method_not_allowed: 405,
+  not_acceptable: 406,
   gone: 410,
   payload_too_large: 413,
   unsupported_media_type: 415,
@@ -126,6 +128,12 @@ export const engineErrors = {
   /** 405: the path exists, without this method; `allow` lists its methods. */
   methodNotAllowed: (method: string, allow: string) =>
     new EngineError("method_not_allowed", `${method} is not allowed here.`, { Allow: allow }),
+  /** 406: none of the types the operation answers in is acceptable to the client. */
+  notAcceptable: (available: readonly string[]) =>
+    new EngineError(
+      "not_acceptable",
+      `None of the types this operation answers in is acceptable: ${available.join(", ")}.`,
+    ),
   /** 410: a deprecated operation past its sunset (`message` names its successor). */
   gone: (message: string) => new EngineError("gone", message),
   /** 413: the body is over the contract's limit. */

@@ -43,6 +43,7 @@ interface LocalsShape {
   caller: unknown;
   allow: string | undefined;
   unmatched: unknown;
+  mediaType: unknown;
 }
 
 const Locals = bareClass<LocalsShape>(function Locals(this: LocalsShape) {
@@ -52,6 +53,7 @@ const Locals = bareClass<LocalsShape>(function Locals(this: LocalsShape) {
   this.caller = undefined;
   this.allow = undefined;
   this.unmatched = undefined;
+  this.mediaType = undefined;
 });
 
 /** A fresh `res.locals`. */

@@ -47,6 +47,9 @@ function usageRoute(
       const key = (await store.listApiKeys()).find((k) => k.id === id);
       if (!key) return { status: 404, body: { error: `no key with id ${id}` } };
       const policy = contract.rateLimit;
+      if (!contract.rateLimited) {
+        return { status: 404, body: { error: "the contract declares no rate limits" } };
+      }
       return { status: 200, body: await keyUsage(key, { limiter, policy, scope, nowMs: clock() }) };
     },
   };
@@ -103,6 +106,7 @@ export async function startEngine<S extends EngineStore>(
     options.spec ?? (config.bundlePath ? readSpec(config.bundlePath) : application.spec),
   );
   const logger = createLogger(config, application.names.service);
+  if (contract.errorShapeMismatch !== undefined) logger.warn(contract.errorShapeMismatch);
   const clock = options.clock ?? Date.now;
   const compiled = await compileOperations(contract, {
     validateResponses: config.validateResponses,
@@ -117,14 +121,19 @@ export async function startEngine<S extends EngineStore>(
   try {
     await application.checkStorage?.(store, contract.spec);
     await options.beforeListen?.({ store, contract, config });
+    // Without rate limits in the contract nothing is counted: an in-process limiter stands in
+    // (never asked), so no Redis connection is made for nothing.
     limiter = await createRateLimiter(
-      config.rateLimit,
+      contract.rateLimited ? config.rateLimit : { ...config.rateLimit, redisUrl: null },
       contract.rateLimit.ban,
       logger,
       metrics && (() => metrics.rateLimitStoreErrors++),
     );
     const handlers = application.handlers(options.handlerStore?.(store) ?? store, contract);
-    readiness = readinessMonitor(readinessProbes({ keyStore: store, limiter }), logger);
+    readiness = readinessMonitor(
+      readinessProbes({ keyStore: store, limiter: contract.rateLimited ? limiter : undefined }),
+      logger,
+    );
     const app = assembleApiApp({
       contract,
       operations: withHandlers(compiled, handlers, logger),
@@ -143,7 +152,10 @@ export async function startEngine<S extends EngineStore>(
       config,
       limiter,
       clock,
-      anonymousLimits: contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits,
+      anonymousLimits: contract.rateLimited
+        ? (contract.rateLimit.plans[contract.rateLimit.anonymousPlan] as PlanLimits)
+        : undefined,
+      errorShape: contract.errorShape,
       bounds: {
         targetLimitBytes: contract.targetLimitBytes,
         bodyLimitBytes: contract.bodyLimitBytes,

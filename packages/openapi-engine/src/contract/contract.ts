@@ -8,6 +8,7 @@ import {
   allowsAnonymous,
   bearerRealm,
   type DocumentedResponse,
+  declaredRateLimitPolicy,
   deprecationHeaders,
   documentedHeaderNames,
   documentedResponses,
@@ -16,7 +17,6 @@ import {
   operationDeprecation,
   pathTemplatePattern,
   type RateLimitPolicy,
-  rateLimitPolicy,
   requestBodyLimitBytes,
   requestHeaderNames,
   requestTargetLimitBytes,
@@ -24,6 +24,7 @@ import {
   serverBasePaths,
   specOperations,
 } from "@animal-store/openapi";
+import { compileErrorShape, type ErrorShape } from "../errors/problem-details.js";
 import { checkErrorCodes } from "./error-codes.js";
 import { type IntegerParameters, integerParameters } from "./integer-parameters.js";
 
@@ -67,15 +68,50 @@ export interface Contract {
   operations: ServedOperation[];
   /** Whether a request that matches no operation may go without a credential (root security). */
   anonymousByDefault: boolean;
+  /**
+   * Whether the contract declares rate limits (`info.x-rate-limit-*`). Without them nothing is
+   * counted and no answer carries rate-limit headers; `rateLimit` is then one plan without limits.
+   */
+  rateLimited: boolean;
+  /** The rate-limit policy (`info.x-rate-limit-*`, else one plan without limits). */
   rateLimit: RateLimitPolicy;
+  /** The longest request body (`info.x-request-body-limit-bytes`, else 1 MiB). */
   bodyLimitBytes: number;
-  /** The longest request target served (`info.x-request-target-limit-bytes`). */
+  /** The longest request target served (`info.x-request-target-limit-bytes`, else 8000). */
   targetLimitBytes: number;
   /** The realm of the bearer challenge (`x-realm` of the security scheme, else the title). */
   realm: string;
+  /** How the engine's own errors are written: the contract's JSON error schema, else problem+json. */
+  errorShape: ErrorShape;
+  /** A JSON error schema the engine's body does not fit (warned of at start), if any. */
+  errorShapeMismatch: string | undefined;
   /** The methods of the operations, and every response header the contract documents. */
   cors: { methods: string[]; exposedHeaders: string[]; allowedHeaders: string[] };
 }
+
+const NEVER = 0;
+
+/** The one plan of a contract that declares no rate limits: no limits, and nothing counted. */
+export const UNLIMITED_PLAN = "unlimited";
+
+/**
+ * The policy of a contract without `info.x-rate-limit-*`: one plan without limits, no ban. Keys
+ * are issued on it; the counting steps are left out (`Contract.rateLimited` false), so no request
+ * is counted and no answer carries rate-limit headers.
+ */
+const UNLIMITED: RateLimitPolicy = Object.freeze({
+  planNames: [UNLIMITED_PLAN],
+  plans: {
+    [UNLIMITED_PLAN]: {
+      perMinute: Number.MAX_SAFE_INTEGER,
+      perDay: Number.MAX_SAFE_INTEGER,
+      custom: false,
+    },
+  },
+  anonymousPlan: UNLIMITED_PLAN,
+  // Never banned: nothing is counted.
+  ban: { threshold: NEVER, seconds: NEVER },
+});
 
 function dateOf(instant: Date): string {
   const iso = instant.toISOString();
@@ -103,7 +139,9 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
   const operations = specOperations(spec);
   const basePaths = serverBasePaths(spec);
   const realm = bearerRealm(spec, operations);
-  checkErrorCodes(spec, operations);
+  const rateLimit = declaredRateLimitPolicy(spec);
+  const anonymousByDefault = allowsAnonymous({ security: spec.security ?? [] });
+  checkErrorCodes(spec, operations, { rateLimited: rateLimit !== undefined, anonymousByDefault });
   const compiled = operations.map(
     (operation): ServedOperation => ({
       ...operation,
@@ -114,14 +152,21 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
       responses: documentedResponses(spec, operation),
     }),
   );
+  const errors = compileErrorShape(
+    spec,
+    compiled.map((op) => ({ where: op.operationId, responses: op.responses })),
+  );
   return {
     spec,
     text,
     basePaths,
     basePath: basePaths[0] as string,
     operations: compiled,
-    anonymousByDefault: allowsAnonymous({ security: spec.security ?? [] }),
-    rateLimit: rateLimitPolicy(spec),
+    anonymousByDefault,
+    rateLimited: rateLimit !== undefined,
+    rateLimit: rateLimit ?? UNLIMITED,
+    errorShape: errors.shape,
+    errorShapeMismatch: errors.mismatch,
     bodyLimitBytes: requestBodyLimitBytes(spec),
     targetLimitBytes: requestTargetLimitBytes(spec),
     realm,

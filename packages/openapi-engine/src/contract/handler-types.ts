@@ -8,6 +8,7 @@
  * the spec as openapi-typescript keeps such parameters optional) is always present: validation
  * fills it in, once.
  */
+import type { Readable } from "node:stream";
 import type { Caller } from "../auth/credentials.js";
 import type { JsonText } from "./json-text.js";
 
@@ -24,6 +25,25 @@ export type OperationsShape<Ops = Record<string, OperationShape>> = {
 
 type Responses<Ops extends OperationsShape<Ops>, Op extends keyof Ops> = Ops[Op]["responses"];
 type JsonBody<R> = R extends { content: { "application/json": infer Body } } ? Body : never;
+/** The content a response declares, media type to body (none for one declared without content). */
+type ContentOf<R> = R extends { content: infer C } ? C : never;
+/** The body of one declared type other than `application/json`: a `+json` value, else raw. */
+type OtherBody<C, K extends keyof C> = K extends `${string}+json`
+  ? C[K]
+  : string | Uint8Array | Readable;
+/**
+ * The body a handler answers a response with: nothing for one declared without content; the JSON
+ * value (or its text) for `application/json`; for any other declared type its value (`+json`) or
+ * bytes, text or a stream.
+ */
+type AnswerBody<R> = [keyof ContentOf<R>] extends [never]
+  ? undefined
+  :
+      | JsonBody<R>
+      | JsonText<JsonBody<R>>
+      | {
+          [K in Exclude<keyof ContentOf<R>, "application/json">]: OtherBody<ContentOf<R>, K>;
+        }[Exclude<keyof ContentOf<R>, "application/json">];
 type Part<P, K extends string> = K extends keyof P ? NonNullable<P[K]> : never;
 type NeverToEmpty<T> = [T] extends [never] ? Record<never, never> : T;
 
@@ -51,7 +71,7 @@ declare const replied: unique symbol;
 export type HandlerResult<Ops extends OperationsShape<Ops>, Op extends keyof Ops> = {
   [Status in DocumentedStatus<Ops, Op>]: {
     status: Status;
-    body: JsonBody<Responses<Ops, Op>[Status]> | JsonText<JsonBody<Responses<Ops, Op>[Status]>>;
+    body: AnswerBody<Responses<Ops, Op>[Status]>;
     headers?: Record<string, string>;
   };
 }[DocumentedStatus<Ops, Op>] & { readonly [replied]: Op };
@@ -64,7 +84,7 @@ export type Reply<Ops extends OperationsShape<Ops>, Op extends keyof Ops> = <
   Status extends DocumentedStatus<Ops, Op>,
 >(
   status: Status,
-  body: JsonBody<Responses<Ops, Op>[Status]> | JsonText<JsonBody<Responses<Ops, Op>[Status]>>,
+  body: AnswerBody<Responses<Ops, Op>[Status]>,
   headers?: Record<string, string>,
 ) => HandlerResult<Ops, Op>;
 
@@ -89,6 +109,13 @@ export interface HandlerRequest<
   caller: Caller;
   requestId: string;
   reply: Reply<Ops, Op>;
+  /**
+   * For an operation that declares a success type other than `application/json` (its answers
+   * are negotiated by `Accept`): the declared type an answer of `status` will be written in, so
+   * the handler answers a body of that type (`text/csv` text, say); undefined for a status
+   * declared without content. Undefined for every other operation.
+   */
+  mediaType: ((status: number) => string | undefined) | undefined;
 }
 
 /** The handler of one operation. */

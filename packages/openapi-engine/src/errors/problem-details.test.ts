@@ -1,6 +1,7 @@
+import { type DocumentedResponse, documentedResponses } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { ENGINE_ERROR_STATUS, engineErrors } from "../errors.js";
-import { compileErrorShapes, PROBLEM_JSON, problemDetails } from "./problem-details.js";
+import { compileErrorShape, PROBLEM_JSON, problemDetails } from "./problem-details.js";
 
 // A fixture contract's components: an error schema that lists codes, one that does not, and one
 // the engine's body does not fit.
@@ -73,78 +74,62 @@ describe("problemDetails (RFC 9457)", () => {
   });
 });
 
-describe("compileErrorShapes", () => {
-  const codes = {
-    validation_failed: 400,
-    malformed_json: 400,
-    not_found: 404,
-    gone: 410,
-    internal_error: 500,
-  };
-  it("answers problem+json where the contract declares no error schema", () => {
-    const shapes = compileErrorShapes(
-      spec,
-      { "200": { description: "ok" }, "404": { description: "no content" } },
-      codes,
-    );
-    for (const status of [400, 404, 410, 500])
-      expect(shapes.forStatus(status).kind).toBe("problem");
-    const rendered = shapes
-      .forStatus(404)
-      .render(engineErrors.noSuchPath("/y"), { instance: "/y" });
-    expect(rendered.contentType).toBe(PROBLEM_JSON);
-    expect(JSON.parse(rendered.text)).toMatchObject({
+/** The responses of one operation, as `documentedResponses` gives them. */
+function responses(declared: Record<string, unknown>): DocumentedResponse[] {
+  return documentedResponses(spec as never, { operation: { responses: declared } });
+}
+
+describe("compileErrorShape", () => {
+  it("answers problem+json where the contract declares no JSON error schema", () => {
+    const { shape, mismatch } = compileErrorShape(spec as never, [
+      {
+        where: "a",
+        responses: responses({ "200": { description: "ok" }, "404": { description: "none" } }),
+      },
+      {
+        where: "b",
+        responses: responses({
+          "4XX": { description: "p", content: { [PROBLEM_JSON]: { schema: {} } } },
+        }),
+      },
+    ]);
+    expect(shape.kind).toBe("problem");
+    expect(mismatch).toBeUndefined();
+    expect(shape.contentType).toBe(PROBLEM_JSON);
+    expect(JSON.parse(shape.render(engineErrors.noSuchPath("/y"), { instance: "/y" }))).toEqual({
+      type: "about:blank",
+      title: "Not Found",
       status: 404,
+      detail: "No such path: /y",
       code: "not_found",
       instance: "/y",
     });
   });
-  it("answers problem+json where the contract itself declares problem+json", () => {
-    const shapes = compileErrorShapes(
-      spec,
-      { "4XX": { description: "p", content: { [PROBLEM_JSON]: { schema: {} } } } },
-      codes,
-    );
-    expect(shapes.forStatus(400).kind).toBe("problem");
-  });
-  it("uses the contract's JSON schema: exact status, then range, then default", () => {
-    const shapes = compileErrorShapes(
-      spec,
-      {
-        "400": json("ListedError"),
-        "4XX": { $ref: "#/components/responses/NotFound" },
-        default: json("OpenError"),
-      },
-      { validation_failed: 400, not_found: 404, internal_error: 500 },
-    );
-    expect(shapes.forStatus(400).kind).toBe("contract");
-    expect(shapes.forStatus(404).kind).toBe("contract");
-    expect(shapes.forStatus(500).kind).toBe("contract");
-    const rendered = shapes.forStatus(400).render(engineErrors.validationFailed("bad"));
-    expect(rendered).toEqual({
-      contentType: "application/json; charset=utf-8",
-      text: JSON.stringify({ code: "validation_failed", message: "bad", status: 400 }),
-    });
-  });
-  it("checks the engine's codes only where the contract's schema lists codes", () => {
-    expect(() =>
-      compileErrorShapes(spec, { "4XX": json("ListedError") }, codes, "getThing"),
-    ).toThrow(
-      "getThing: the 4XX application/json error schema's code enum lacks gone, which the server answers with",
-    );
-    expect(() => compileErrorShapes(spec, { "4XX": json("OpenError") }, codes)).not.toThrow();
-  });
-  it("answers problem+json, and says so, where the engine's body does not fit the declared schema", () => {
-    const shapes = compileErrorShapes(spec, { "4XX": json("OtherError") }, codes, "getThing");
-    expect(shapes.forStatus(400).kind).toBe("problem");
-    expect(shapes.mismatches).toEqual([
-      "getThing: the 4XX application/json schema does not fit the engine's error body (code, message, status)",
+  it("uses the first JSON error schema of the contract's operations, $refs followed", () => {
+    const { shape } = compileErrorShape(spec as never, [
+      { where: "a", responses: responses({ "200": { description: "ok" } }) },
+      { where: "b", responses: responses({ "4XX": { $ref: "#/components/responses/NotFound" } }) },
     ]);
+    expect(shape.kind).toBe("contract");
+    expect(shape.contentType).toBe("application/json; charset=utf-8");
+    expect(shape.render(engineErrors.validationFailed("bad"))).toBe(
+      JSON.stringify({ code: "validation_failed", message: "bad", status: 400 }),
+    );
   });
-  it("covers every code of the engine's catalogue", () => {
-    const shapes = compileErrorShapes(spec, {}, ENGINE_ERROR_STATUS);
-    for (const status of Object.values(ENGINE_ERROR_STATUS)) {
-      expect(shapes.forStatus(status).kind).toBe("problem");
+  it("answers problem+json, and says so, where the engine's body does not fit the JSON schema", () => {
+    const { shape, mismatch } = compileErrorShape(spec as never, [
+      { where: "getThing", responses: responses({ "4XX": json("OtherError") }) },
+    ]);
+    expect(shape.kind).toBe("problem");
+    expect(mismatch).toBe(
+      "getThing: the 4XX application/json schema does not fit the engine's error body (code, message, status): the engine answers its errors as application/problem+json",
+    );
+  });
+  it("renders every code of the engine's catalogue as problem+json", () => {
+    const { shape } = compileErrorShape(spec as never, []);
+    for (const [code, status] of Object.entries(ENGINE_ERROR_STATUS)) {
+      const error = { code, status, message: "m" };
+      expect(JSON.parse(shape.render(error))).toMatchObject({ code, status, detail: "m" });
     }
   });
 });

@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { PlanLimits } from "@animal-store/openapi";
+import type { ErrorShape } from "../errors/problem-details.js";
 import { type ConnectionError, connectionErrors } from "../errors.js";
 import {
   type RateLimitDecision,
@@ -62,8 +63,13 @@ export function closeWithin(socket: Socket): void {
 export interface ConnectionAnswerDeps {
   limiter: Pick<RateLimiter, "peek">;
   clock: () => number;
-  /** The limits callers without a key are counted on (the contract's anonymous plan). */
-  anonymousLimits: PlanLimits;
+  /**
+   * The limits callers without a key are counted on (the contract's anonymous plan); undefined
+   * when the contract declares no rate limits: the answers then carry no rate-limit headers.
+   */
+  anonymousLimits: PlanLimits | undefined;
+  /** How the contract's errors are written (its JSON error schema, else problem+json). */
+  errorShape: ErrorShape;
   /**
    * Told of each answer written on the socket (no request could be read): its status, request
    * id and milliseconds since it was decided, for the access line and the metrics (start.ts).
@@ -81,11 +87,13 @@ const STATIC_LINES = staticResponseHeaders()
 export function connectionAnswers(deps: ConnectionAnswerDeps) {
   // Sockets answered already: one answer each, and no request of theirs reaches the app.
   const refused = new WeakSet<Socket>();
+  const { anonymousLimits, errorShape } = deps;
   async function peek(socket: Socket): Promise<RateLimitDecision | undefined> {
+    if (anonymousLimits === undefined) return undefined;
     try {
       return await deps.limiter.peek(
         `addr:${socket.remoteAddress ?? "unknown"}`,
-        deps.anonymousLimits,
+        anonymousLimits,
         deps.clock(),
       );
     } catch {
@@ -93,8 +101,7 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
       return undefined;
     }
   }
-  const bodyOf = (what: ConnectionError) =>
-    JSON.stringify({ code: what.code, message: what.message, status: what.status });
+  const bodyOf = (what: ConnectionError) => errorShape.render(what);
   async function answer(socket: Socket, what: ConnectionError, extra = ""): Promise<void> {
     if (refused.has(socket)) return;
     refused.add(socket);
@@ -113,7 +120,7 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
     const requestId = randomUUID();
     socket.end(
       `HTTP/1.1 ${what.status} ${what.reason}\r\n` +
-        "Content-Type: application/json; charset=utf-8\r\n" +
+        `Content-Type: ${errorShape.contentType}\r\n` +
         STATIC_LINES +
         `X-Request-Id: ${requestId}\r\n` +
         limits +
@@ -156,7 +163,7 @@ export function connectionAnswers(deps: ConnectionAnswerDeps) {
         closeWithin(socket);
         res.writeHead(what.status, what.reason, {
           ...Object.fromEntries(staticResponseHeaders()),
-          "Content-Type": "application/json; charset=utf-8",
+          "Content-Type": errorShape.contentType,
           "X-Request-Id": randomUUID(),
           ...(decision && Object.fromEntries(rateLimitHeaderEntries(decision))),
           "Content-Length": Buffer.byteLength(body),

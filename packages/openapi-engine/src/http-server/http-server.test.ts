@@ -27,6 +27,7 @@ function made(tuneV8: boolean | undefined) {
     clock: () => 0,
     anonymousLimits: {} as never,
     bounds: {} as never,
+    errorShape: {} as never,
     tuneV8,
   });
 }

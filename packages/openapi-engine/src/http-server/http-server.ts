@@ -10,6 +10,7 @@ import type { AddressInfo, Socket } from "node:net";
 import type { PlanLimits } from "@animal-store/openapi";
 import type { Express } from "express";
 import type { AppConfig } from "../config.js";
+import type { ErrorShape } from "../errors/problem-details.js";
 import { type ConnectionError, connectionErrors } from "../errors.js";
 import { expressMessageClasses } from "../express-messages.js";
 import type { RateLimiter } from "../rate-limit/index.js";
@@ -26,8 +27,13 @@ export interface HttpServerOptions {
   config: Pick<AppConfig, "connections" | "trustProxy">;
   limiter: Pick<RateLimiter, "peek">;
   clock: () => number;
-  /** The limits callers without a key are counted on, for connection-level answers' headers. */
-  anonymousLimits: PlanLimits;
+  /**
+   * The limits callers without a key are counted on, for connection-level answers' headers;
+   * undefined when the contract declares no rate limits (no such headers).
+   */
+  anonymousLimits: PlanLimits | undefined;
+  /** How the contract's errors are written (its JSON error schema, else problem+json). */
+  errorShape: ErrorShape;
   /** The contract's bounds on a request target and a request body. */
   bounds: EdgeBounds;
   /** Told of each answer given before a request could be read (connection-answers.ts). */

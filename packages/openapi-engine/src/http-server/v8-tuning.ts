@@ -4,7 +4,7 @@
  *
  * `--no-allocation-site-pretenuring`: V8 watches each object and array literal and, once most of
  * what one made has survived a young-generation collection, makes it in the old generation from
- * then on. Under a stream of slow requests (a page of 100 pets, written out over several turns of
+ * then on. Under a stream of slow requests (a page of 100 items, written out over several turns of
  * the event loop) the literals that make each request's internals (Node's own, in the request
  * and its stream) outlive a young collection, get that verdict, and keep it: afterwards every
  * request's internals are made old, die young, and hold the young objects they point to alive

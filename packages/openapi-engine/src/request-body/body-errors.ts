@@ -1,24 +1,30 @@
 /**
  * The errors the media-type parsers answer with, as factories over the engine's catalogue
- * (errors.ts) so that every code is one the contract already documents. A body that is not what
- * its Content-Type says (form, multipart, text) is answered 400 `validation_failed` naming the
- * media type; a dedicated `malformed_body` code would be clearer, and belongs in errors.ts's
- * catalogue (with its status 400) when these parsers are wired in.
+ * (errors.ts) so that every code is one the contract already documents. JSON keeps the
+ * catalogue's JSON errors (`malformed_json`); a body of another type that is not what its
+ * Content-Type says (form, multipart, text) is answered 400 `validation_failed` naming the media
+ * type (a dedicated `malformed_body` code would be clearer, and belongs in the catalogue).
  *
  * @see https://spec.openapis.org/oas/v3.1.1#request-body-object
  */
 import { EngineError, engineErrors } from "../errors.js";
 
 export const bodyErrors = {
-  /** 400: a required body is absent. */
-  required: (): EngineError => engineErrors.validationFailed("body is required."),
-  /** 415: the Content-Type is none of the declared media types. */
+  /** 400: a required body is absent (the catalogue's JSON wording when only JSON is declared). */
+  required: (jsonOnly: boolean): EngineError =>
+    jsonOnly ? engineErrors.bodyRequired() : engineErrors.validationFailed("body is required."),
+  /**
+   * 415: the Content-Type is none of the declared media types. When `application/json` is the
+   * only one, the catalogue's own message says so.
+   */
   unsupported: (sent: string | undefined, declared: readonly string[]): EngineError =>
-    engineErrors.unsupportedMediaType(
-      declared.length === 0
-        ? "This operation takes no request body."
-        : `${sent === undefined ? "A request body needs a Content-Type" : `Content-Type ${shown(sent)} is not accepted`}: send one of ${declared.join(", ")}.`,
-    ),
+    declared.length === 1 && declared[0] === "application/json"
+      ? engineErrors.unsupportedMediaType()
+      : engineErrors.unsupportedMediaType(
+          declared.length === 0
+            ? "This operation takes no request body."
+            : `${sent === undefined ? "A request body needs a Content-Type" : `Content-Type ${shown(sent)} is not accepted`}: send one of ${declared.join(", ")}.`,
+        ),
   /** 415: a charset the parser cannot decode (or, for JSON, anything but UTF-8). */
   charset: (charset: string, allowed: string): EngineError =>
     engineErrors.unsupportedMediaType(`Unsupported charset "${shown(charset)}": send ${allowed}.`),

@@ -61,7 +61,13 @@ describe("selecting the declared media type", () => {
     expect(error.message).toContain("application/json, application/x-www-form-urlencoded");
     refused(body.select("not a type"), 415);
     const jsonOnly = compileRequestBody({ content: { "application/json": {} } }, limits);
-    refused(jsonOnly.select(undefined), 415, /needs a Content-Type/);
+    // With JSON alone declared, the catalogue's own message.
+    refused(jsonOnly.select(undefined), 415, /^Content-Type must be application\/json\.$/);
+    const two = compileRequestBody(
+      { content: { "application/json": {}, "text/plain": {} } },
+      limits,
+    );
+    refused(two.select(undefined), 415, /needs a Content-Type/);
     refused(
       compileRequestBody({ content: {} }, limits).select("application/json"),
       415,
@@ -103,14 +109,13 @@ describe("JSON and +json", () => {
     expect(await parse("application/vnd.x+json", "\ufeff[true]")).toMatchObject({ value: [true] });
   });
   it("refuses what is not JSON, not UTF-8, a lone surrogate, another charset", async () => {
-    refused(
-      await parse("application/json", "{"),
-      400,
-      /not valid application\/json: it is not JSON/,
+    expect(refused(await parse("application/json", "{"), 400, /not valid JSON/).code).toBe(
+      "malformed_json",
     );
     refused(await parse("application/json", Buffer.from([0x22, 0xff, 0x22])), 400, /not UTF-8/);
     refused(await parse("application/json", '"\\ud800"'), 400, /surrogate/);
     refused(await parse("application/json; charset=latin1", "{}"), 415, /latin1/);
+    refused(await parse("application/vnd.x+json; charset=utf-16", "{}"), 415, /utf-16/);
   });
 });
 

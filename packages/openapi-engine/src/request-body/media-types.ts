@@ -6,11 +6,13 @@
  * `text/*` (and XML, as text), and everything else (`application/octet-stream`, images) as a
  * Buffer.
  *
- * How it plugs in: the compiled operation keeps `compileRequestBody(requestBody, limits)`. Per
- * request, before reading: no body framing → `absent()` (undefined, or 400 when `required`);
- * else `select(req.headers["content-type"])` answers its 415 before a byte is read (so the early
- * 413 and the Content-Encoding decoding of read-body.ts stay as they are for every type), then
- * `selected.parse(bytes)` gives the value the validator checks against `selected.media.schema`.
+ * How it plugs in: the compiled operation keeps `compileRequestBody(requestBody, limits)`
+ * (compiled-operation.ts). Per request the body step (body-step.ts), before reading: no body
+ * framing → `absent()` (undefined, or 400 when `required`); else
+ * `select(req.headers["content-type"])` answers its 415 (and a JSON charset other than UTF-8)
+ * before a byte is read, so the early 413 and the Content-Encoding decoding of read-body.ts are
+ * the same for every type; then `selected.parse(bytes)` gives the value the validator checks
+ * against the selected key's schema (validation/request-validation.ts).
  *
  * Choices made once here:
  * - The most specific declared key wins (OpenAPI: "more specific keys override less specific
@@ -33,7 +35,7 @@ import type { EngineError } from "../errors.js";
 import { bodyErrors } from "./body-errors.js";
 import { parseFormBody } from "./parse-form.js";
 import { type MultipartLimits, parseMultipartBody } from "./parse-multipart.js";
-import { parseJsonBody, parseTextBody } from "./parse-text.js";
+import { isUtf8Charset, parseJsonBody, parseTextBody } from "./parse-text.js";
 
 export type { MultipartLimits, UploadedFile } from "./parse-multipart.js";
 
@@ -140,8 +142,9 @@ export function compileRequestBody(
   }
   const selections = new Map<Declared, Map<string, SelectedMediaType>>();
 
+  const jsonOnly = declared.every((d) => bodyFamily(d.essence) === "json");
   const absent = (): { value: undefined } | EngineError =>
-    required ? bodyErrors.required() : { value: undefined };
+    required ? bodyErrors.required(jsonOnly) : { value: undefined };
 
   function selected(
     d: Declared,
@@ -175,7 +178,7 @@ export function compileRequestBody(
       media: d.media,
       parse:
         family === "json"
-          ? (bytes) => (bytes.length === 0 ? absent() : parseJsonBody(bytes, mediaType, charset))
+          ? (bytes) => parseJsonBody(bytes, absent)
           : family === "text"
             ? (bytes) => parseTextBody(bytes, mediaType, charset)
             : family === "form"
@@ -187,37 +190,43 @@ export function compileRequestBody(
     return made;
   }
 
-  return {
-    required,
-    declared: keys,
-    absent,
-    select(contentType) {
-      const header = contentType ?? "application/octet-stream";
-      const parsed = parseContentType(header);
-      const mediaType = essenceOf(parsed.type);
-      if (mediaType === undefined) return bodyErrors.unsupported(contentType, keys);
-      const charset = parsed.parameters.charset?.toLowerCase();
-      for (const d of withParameters) {
-        if (d.essence !== mediaType && !rangeCovers(d.essence, mediaType)) continue;
-        const matches = Object.entries(d.parameters).every(([name, value]) => {
-          const sent = parsed.parameters[name];
-          return (name === "charset" ? sent?.toLowerCase() : sent) === value;
-        });
-        if (matches) return selected(d, mediaType, header, charset);
-      }
-      const slash = mediaType.indexOf("/");
-      const plus = mediaType.lastIndexOf("+");
-      const found =
-        exact.get(mediaType) ??
-        (plus > slash
-          ? suffixed.get(`${mediaType.slice(0, slash)}/${mediaType.slice(plus)}`)
-          : undefined) ??
-        ranges.get(mediaType.slice(0, slash + 1)) ??
-        any;
-      if (found === undefined) return bodyErrors.unsupported(contentType, keys);
-      return selected(found, mediaType, header, charset);
-    },
-  };
+  function select(contentType: string | undefined): SelectedMediaType | EngineError {
+    // The Content-Type nearly every JSON client sends is settled without a parse.
+    if (contentType === "application/json" && plainJson !== undefined) return plainJson;
+    const header = contentType ?? "application/octet-stream";
+    const parsed = parseContentType(header);
+    const mediaType = essenceOf(parsed.type);
+    if (mediaType === undefined) return bodyErrors.unsupported(contentType, keys);
+    const charset = parsed.parameters.charset?.toLowerCase();
+    // RFC 8259 section 8.1: JSON between systems is UTF-8; a charset parameter may only say so.
+    if (charset !== undefined && !isUtf8Charset(charset) && bodyFamily(mediaType) === "json") {
+      return bodyErrors.charset(charset, "UTF-8");
+    }
+    for (const d of withParameters) {
+      if (d.essence !== mediaType && !rangeCovers(d.essence, mediaType)) continue;
+      const matches = Object.entries(d.parameters).every(([name, value]) => {
+        const sent = parsed.parameters[name];
+        return (name === "charset" ? sent?.toLowerCase() : sent) === value;
+      });
+      if (matches) return selected(d, mediaType, header, charset);
+    }
+    const slash = mediaType.indexOf("/");
+    const plus = mediaType.lastIndexOf("+");
+    const found =
+      exact.get(mediaType) ??
+      (plus > slash
+        ? suffixed.get(`${mediaType.slice(0, slash)}/${mediaType.slice(plus)}`)
+        : undefined) ??
+      ranges.get(mediaType.slice(0, slash + 1)) ??
+      any;
+    if (found === undefined) return bodyErrors.unsupported(contentType, keys);
+    return selected(found, mediaType, header, charset);
+  }
+  let plainJson: SelectedMediaType | undefined;
+  const json = select("application/json");
+  plainJson = "parse" in json ? json : undefined;
+
+  return { required, declared: keys, absent, select };
 }
 
 function rangeCovers(range: string, mediaType: string): boolean {

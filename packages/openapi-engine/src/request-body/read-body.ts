@@ -2,7 +2,7 @@
  * Reads a request body into one buffer, decoding its Content-Encoding, and stops at the limit.
  * body-parser reads the rest of the request before it reports an error (it drains a body over
  * the limit to its end, however long a chunked one runs); this reader stops at once and leaves
- * the rest unread, so the answer can go out and the connection be closed (json-body.ts).
+ * the rest unread, so the answer can go out and the connection be closed (body-step.ts).
  */
 import type { IncomingMessage } from "node:http";
 import type { Readable, Transform } from "node:stream";

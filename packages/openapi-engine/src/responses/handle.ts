@@ -5,15 +5,25 @@
  * against the contract first (a violation is a bug: logged, answered 500) and the body is written
  * with JSON.stringify. Either way the bytes on the wire are the same (tested). A body the handler
  * gives as JSON text (`JsonText`) is written as it is, after the same checks when they run.
+ *
+ * What the body is written as follows its documented response (answers.ts, `AnswerBody`): a
+ * response declared without content is sent with no body and no `Content-Type`; one declared as
+ * `application/json` alone takes the JSON road above; any other is written in the type `Accept`
+ * chose among the declared ones: JSON types as JSON, other types from the handler's Buffer,
+ * stream or text, with `Vary: Accept` where more than one type was declared.
+ *
+ * @see https://spec.openapis.org/oas/v3.1.1#response-object
+ * @see https://www.rfc-editor.org/rfc/rfc9110#section-12.5.5 (Vary)
  */
-import type { Response } from "express";
+import { Readable } from "node:stream";
+import type { Request, Response } from "express";
 import type { Caller, CallerLocals } from "../auth/credentials.js";
 import { JsonText } from "../contract/json-text.js";
 import { engineErrors } from "../errors.js";
 import { setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { RequestLocals } from "../request-context/request-context.js";
-import type { CompiledAnswers } from "./answers.js";
+import { type CompiledAnswer, type CompiledAnswers, isJsonType } from "./answers.js";
 
 /** A handler as the engine calls it; the application's typed handlers are these at run time. */
 export type AnyHandler = (request: {
@@ -23,6 +33,7 @@ export type AnyHandler = (request: {
   caller: Caller;
   requestId: string;
   reply: typeof reply;
+  mediaType: ((status: number) => string | undefined) | undefined;
 }) => Promise<unknown>;
 
 /** What a handler's `reply` builds. */
@@ -76,7 +87,7 @@ function send(res: Response, { status, headers }: Reply, text: string, headersSe
   setEngineHeader(res, "content-type", "Content-Type", "application/json; charset=utf-8");
   setEngineHeader(res, "content-length", "Content-Length", Buffer.byteLength(text));
   // The head written first, as `end` would write it: `end` given a string before the head
-  // measures the string's bytes again, which on a page of 100 pets is not free.
+  // measures the string's bytes again, which on a page of 100 items is not free.
   res.writeHead(status);
   res.end(text);
 }
@@ -89,6 +100,23 @@ function parsed(text: string): { value: unknown } | { violation: string } {
     return { violation: `the body's JSON text is not JSON: ${(err as Error).message}` };
   }
 }
+
+/**
+ * Before the handler of an operation that negotiates its answers (one declaring a success type
+ * other than `application/json`): 406 `not_acceptable` when `Accept` admits none of its success
+ * types. Checked before the handler runs, so a refused request has changed nothing. Left out of
+ * the lifecycle of every other operation, which disregards `Accept` (RFC 9110 section 12.5.1).
+ */
+export const refuseUnacceptable = step<{ operation: HandledOperation }>(
+  function refuseUnacceptable(req, res, next) {
+    const available = res.locals.operation.answers.unacceptable(req.headers.accept);
+    if (available === undefined) next();
+    else {
+      res.vary("Accept");
+      next(engineErrors.notAcceptable(available));
+    }
+  },
+);
 
 /** Runs the operation's handler and answers; `checked` when responses are validated. */
 export function handle(options: { checked: boolean }) {
@@ -110,14 +138,23 @@ export function handle(options: { checked: boolean }) {
         caller,
         requestId,
         reply,
+        // Only an operation that negotiates has a choice to tell its handler about.
+        mediaType: operation.answers.negotiates
+          ? (status: number) => chosenType(operation.answers, status, req.headers.accept)
+          : undefined,
       })) as Reply;
       const body = result.body;
+      const answer = operation.answers.forStatus(result.status);
+      if (answer !== undefined && answer.body !== "json") {
+        writeOther(req, res, next, operation.answers, answer, result, checked);
+        return;
+      }
       if (!checked) {
         if (body instanceof JsonText) {
           send(res, result, JsonText.textOf(body), false);
           return;
         }
-        const serialize = operation.answers.forStatus(result.status)?.serialize;
+        const serialize = answer?.serialize;
         const text = serialize ? serialize(body) : (JSON.stringify(body) ?? "");
         send(res, result, text, false);
         return;
@@ -142,4 +179,129 @@ export function handle(options: { checked: boolean }) {
       send(res, result, text ?? JSON.stringify(body) ?? "", true);
     },
   );
+}
+
+/**
+ * The declared type an answer of `status` is written in, as `accept` chooses it; undefined for a
+ * response declared without content. A status whose types Accept refuses (an error's, say) is
+ * sent in its first declared type: RFC 9110 section 12.5.1 lets a server disregard Accept rather
+ * than hide the answer (the success types were checked before the handler ran).
+ */
+function chosenType(
+  answers: CompiledAnswers,
+  status: number,
+  accept: string | undefined,
+): string | undefined {
+  const decided = answers.answerType(status, accept);
+  if ("notAcceptable" in decided) return decided.available[0];
+  return decided.body ? decided.mediaType : undefined;
+}
+
+/** What a body in a type other than JSON may be: bytes, text, or a stream of either. */
+function isRawBody(body: unknown): body is Uint8Array | string | Readable {
+  return typeof body === "string" || body instanceof Uint8Array || body instanceof Readable;
+}
+
+/** `text/*` written without a charset gets UTF-8, the encoding a string is written in. */
+function withCharset(mediaType: string): string {
+  return mediaType.startsWith("text/") && !/;\s*charset=/i.test(mediaType)
+    ? `${mediaType}; charset=utf-8`
+    : mediaType;
+}
+
+/**
+ * Writes an answer whose documented response is not `application/json` alone: no content, or
+ * content negotiated among the declared types.
+ */
+function writeOther(
+  req: Request,
+  res: Response,
+  next: (err?: unknown) => void,
+  answers: CompiledAnswers,
+  answer: CompiledAnswer,
+  result: Reply,
+  checked: boolean,
+): void {
+  const { status, body, headers } = result;
+  if (headers) setHandlerHeaders(res, headers);
+  if (answer.body === "none") {
+    if (checked) {
+      const found = answers.violations(status, (name) => res.getHeader(name), body, false);
+      if (body !== undefined) {
+        found.push(`${status} is declared without content, but the handler answered a body`);
+      }
+      if (found.length > 0) {
+        next(new ResponseContractError(found));
+        return;
+      }
+    }
+    res.removeHeader("Content-Type");
+    res.statusCode = status;
+    // 204 and 304 never carry a body (Node writes no length for them); any other status
+    // declared without content says so with a length of 0.
+    if (status !== 204 && status !== 304) res.setHeader("Content-Length", 0);
+    res.end();
+    return;
+  }
+  const declared = chosenType(answers, status, req.headers.accept) ?? "application/octet-stream";
+  const own = res.getHeader("Content-Type");
+  // A declared range (`image/*`) is made concrete by the handler's own Content-Type.
+  const mediaType = declared.includes("*") && typeof own === "string" ? own : declared;
+  // The answer depends on Accept (another type, or a 406): caches are told (added to any Vary).
+  res.vary("Accept");
+  if (isJsonType(mediaType)) {
+    const text = body instanceof JsonText ? JsonText.textOf(body) : undefined;
+    if (checked) {
+      const reading = text === undefined ? { value: body } : parsed(text);
+      const found =
+        "violation" in reading
+          ? [reading.violation]
+          : answers.violations(
+              status,
+              (name) => res.getHeader(name),
+              reading.value,
+              mediaType === "application/json",
+            );
+      if (found.length > 0) {
+        next(new ResponseContractError(found));
+        return;
+      }
+    }
+    const written =
+      text ??
+      (!checked && answer.serialize ? answer.serialize(body) : (JSON.stringify(body) ?? ""));
+    res.statusCode = status;
+    res.setHeader(
+      "Content-Type",
+      mediaType === "application/json" ? "application/json; charset=utf-8" : mediaType,
+    );
+    res.setHeader("Content-Length", Buffer.byteLength(written));
+    res.end(written);
+    return;
+  }
+  if (!isRawBody(body)) {
+    // A bug of the handler: nothing says how to write an object as `mediaType`.
+    next(
+      new ResponseContractError([
+        `${status} ${mediaType} needs a Buffer, a string or a stream, not ${typeof body}`,
+      ]),
+    );
+    return;
+  }
+  if (checked) {
+    const found = answers.violations(status, (name) => res.getHeader(name), body, false);
+    if (found.length > 0) {
+      next(new ResponseContractError(found));
+      return;
+    }
+  }
+  res.statusCode = status;
+  res.setHeader("Content-Type", withCharset(mediaType));
+  if (body instanceof Readable) {
+    body.once("error", (err) => next(err));
+    body.pipe(res);
+    return;
+  }
+  res.setHeader("Content-Length", typeof body === "string" ? Buffer.byteLength(body) : body.length);
+  res.end(body);
 }

@@ -53,7 +53,7 @@ export const classifySqliteError: ErrorClassifier = (err) => {
  * Only a text seen a second time is kept. Every statement alive on a connection holds some of
  * SQLite's lookaside memory, the small-allocation pool each query draws on as it runs; once
  * statements hold most of it, every query's small allocations go to malloc under a mutex instead,
- * and a page of 100 pets cost measurably more per request (apps/bench/README.md, "what each change
+ * and a page of 100 items cost measurably more per request (apps/bench/README.md, "what each change
  * bought", has the figures). Migrations and start-up introspection run dozens of statements once: left in
  * the cache they would hold that memory for the life of the process.
  */

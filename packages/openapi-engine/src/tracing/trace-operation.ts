@@ -5,7 +5,7 @@ import { step } from "../lifecycle/lifecycle.js";
 import type { Routed } from "../routing/router.js";
 import type { RequestTracing } from "./hooks.js";
 
-/** Names the request's span after its operation: `GET /v1/pets/{petId}`, `operation.id`. */
+/** Names the request's span after its operation: `GET /v1/items/{itemId}`, `operation.id`. */
 export function traceOperation(tracing: RequestTracing, basePath: string) {
   return step<Routed<ServedOperation>>(function traceOperation(req, res, next) {
     const { operation } = res.locals;

@@ -11,6 +11,7 @@ import * as OpenApiValidator from "express-openapi-validator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ValidatingApp, validatingApp } from "../../test/support/validating-app.js";
 import { EngineError } from "../errors.js";
+import { validatedCopy } from "./compile.js";
 import { fromValidator } from "./validator-errors.js";
 
 const integer = (extra: Record<string, unknown> = {}) => ({ type: "integer", ...extra });
@@ -148,10 +149,13 @@ let ours: ValidatingApp;
 
 beforeAll(async () => {
   const stockApp = express();
-  stockApp.use(express.json());
+  // Any JSON text, as the engine's body step parses it (a top-level string included).
+  stockApp.use(express.json({ strict: false }));
   stockApp.use(
     OpenApiValidator.middleware({
-      apiSpec: structuredClone(SPEC) as never,
+      // The copy the engine's validator loads (compile.ts), so both read the same contract.
+      apiSpec: validatedCopy(SPEC) as never,
+      validateApiSpec: false,
       validateRequests: { allowUnknownQueryParameters: false },
       validateResponses: false,
       validateSecurity: false,
@@ -228,7 +232,6 @@ const CORPUS: Array<[string, RequestInit?]> = [
   ["/plain", post(JSON.stringify({ count: -1 }))],
   ["/plain", post(JSON.stringify({ name: "Rex", colour: "red" }))],
   ["/plain", post(JSON.stringify("Rex"))],
-  ["/plain", post("name=Rex", "text/plain")],
   ["/plain?limit=5", post(JSON.stringify({ name: "Rex" }))],
   ["/styled?tags=a&tags=b"],
   ["/styled?tags=a"],

@@ -19,8 +19,17 @@
  * through both this and the validator's stock middleware, on a spec with every parameter style,
  * and requires the same outcome for each.
  */
+import { parse as parseCookies } from "cookie";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { type AjvValidate, type EovContentType, type Json, loadEov } from "./eov-adapter.js";
+import type { BodyLocals } from "../request-body/body-step.js";
+import { bodyFamily, type UploadedFile } from "../request-body/media-types.js";
+import {
+  type AjvValidate,
+  type EovContentType,
+  type EovRequestValidator,
+  type Json,
+  loadEov,
+} from "./eov-adapter.js";
 
 /**
  * Validates one request of an operation: its path parameters (on `req.params`, decoded), query,
@@ -67,9 +76,6 @@ const PRIMITIVE_TYPES = new Set(["string", "number", "integer", "boolean"]);
 // The validator's reserved characters (RESERVED_CHARS) except `&` and `=`, which cannot occur in
 // a value it checks. A query containing any of them anywhere takes the stock path.
 const RESERVED_IN_QUERY = /[:/?#[\]@!$'()*+,;]/;
-// Bodies are read only as application/json (request-body.ts), so few distinct Content-Type
-// values reach here; past this many, the stock path handles the rest.
-const MAX_CONTENT_TYPE_PLANS = 16;
 
 /** The apiKey-in-query parameter names the route's security allows (as the validator finds them). */
 function securityQueryParameters(apiDoc: Json, operation: Json): string[] {
@@ -96,8 +102,25 @@ function securityQueryParameters(apiDoc: Json, operation: Json): string[] {
 export function requestValidation(apiDoc: Json, ajvOptions: unknown) {
   const eov = loadEov();
   const validator = new eov.RequestValidator(apiDoc, ajvOptions);
+  // Form and multipart bodies arrive as text: their fields are coerced to the schema's types as
+  // query parameters are (a field sent once where the schema has an array becomes an array of
+  // one). The validator coerces bodies only when told to, for every body of its instance: one
+  // more instance, made on first need, validates those bodies.
+  let textFields: EovRequestValidator | undefined;
+  const coercing = () => {
+    textFields ??= new eov.RequestValidator(apiDoc, {
+      ...(ajvOptions as object),
+      coerceTypes: "array",
+    });
+    return textFields;
+  };
 
-  function directPlan(route: ValidatedRoute, contentType: EovContentType, key: string) {
+  function directPlan(
+    validator: EovRequestValidator,
+    route: ValidatedRoute,
+    contentType: EovContentType,
+    key: string,
+  ) {
     const { operation, expressRoute } = route;
     if (expressRoute.endsWith("*") || contentType.mediaType === "multipart/form-data") return;
     const body = new eov.BodySchemaParser().parse(expressRoute, operation, contentType);
@@ -137,12 +160,15 @@ export function requestValidation(apiDoc: Json, ajvOptions: unknown) {
     } satisfies DirectPlan;
   }
 
-  function buildPlan(route: ValidatedRoute, contentTypeHeader: string | undefined): Plan {
-    const contentType = eov.ContentType.fromString(contentTypeHeader);
+  /** The plan of requests whose body is of the declared media type `mediaKey` (none: no body). */
+  function buildPlan(route: ValidatedRoute, mediaKey: string | undefined): Plan {
+    const contentType = eov.ContentType.fromString(mediaKey);
+    const family = mediaKey === undefined ? undefined : bodyFamily(contentType.mediaType ?? "");
+    const by = family === "form" || family === "multipart" ? coercing() : validator;
     // The validator's own cache key, under which it compiles (and caches) the Ajv validators.
     const key = `${route.method}-${route.expressRoute}-${contentType.normalize() ?? "not_provided"}`;
-    const stock = validator.buildMiddleware(route.expressRoute, route.operation, contentType, key);
-    return { stock, direct: directPlan(route, contentType, key) };
+    const stock = by.buildMiddleware(route.expressRoute, route.operation, contentType, key);
+    return { stock, direct: directPlan(by, route, contentType, key) };
   }
 
   /** True when the request went through `plan.direct`; false leaves it to the stock path. */
@@ -219,28 +245,86 @@ export function requestValidation(apiDoc: Json, ajvOptions: unknown) {
       }
       stock(route, plan.stock, req, res);
     };
+    const cookies = declaresCookies(apiDoc, route.operation);
     const requestBody = route.operation.requestBody as Json | null | undefined;
-    if (requestBody?.content === undefined || requestBody.content === null) {
-      // Without a body, the Content-Type changes nothing the validators check. (The stock path
-      // would compile another copy of them for each distinct Content-Type a client sends.)
+    const content = requestBody?.content as Json | null | undefined;
+    if (content === undefined || content === null) {
+      // Without a body, one plan (and the cookies parsed only where a parameter is a cookie).
       const plan = buildPlan(route, undefined);
-      return (req, res) => run(plan, req, res);
+      if (!cookies) return (req, res) => run(plan, req, res);
+      return (req, res) => {
+        withCookies(req);
+        run(plan, req, res);
+      };
     }
-    const declared = Object.keys(requestBody.content);
-    const plans = new Map(declared.map((type) => [type, buildPlan(route, type)]));
+    // One plan per declared media type, compiled now; the body step has selected the key
+    // (res.locals.mediaType), so no Content-Type is parsed or matched again here. Without a body
+    // (one not required), the plan of none: the body step has already refused a missing body
+    // that is required.
+    const plans = new Map(Object.keys(content).map((type) => [type, buildPlan(route, type)]));
+    const none = requestBody?.required === true ? undefined : buildPlan(route, undefined);
     return (req, res) => {
-      const header = req.headers["content-type"];
-      let plan = plans.get(header ?? "");
-      if (plan === undefined) {
-        if (plans.size >= MAX_CONTENT_TYPE_PLANS) {
-          stock(route, validator.validate.bind(validator), req, res);
-          return;
-        }
-        plan = buildPlan(route, header);
-        plans.set(header ?? "", plan);
+      if (cookies) withCookies(req);
+      const selected = (res.locals as unknown as BodyLocals).mediaType;
+      const plan = selected === undefined ? none : plans.get(selected.key);
+      if (plan === undefined) throw new Error(`no validation plan for ${route.expressRoute}`);
+      const family = selected?.family;
+      if (family !== "binary" && family !== "multipart") {
+        run(plan, req, res);
+        return;
       }
+      // Bytes are checked as text of one character per byte (so `maxLength` counts bytes), then
+      // handed to the handler as they came: a Buffer, and each file part an UploadedFile.
+      const sent = req.body as Buffer | Record<string, unknown>;
+      req.body =
+        family === "binary" ? (sent as Buffer).toString("latin1") : withFilesAsText(sent as Json);
       run(plan, req, res);
+      req.body = family === "binary" ? sent : withFilesRestored(req.body as Json, sent as Json);
     };
   }
   return { forRoute, taken };
+}
+
+/** Whether `operation` declares a cookie parameter (cookies are then parsed for the validator). */
+function declaresCookies(apiDoc: Json, operation: Json): boolean {
+  const eov = loadEov();
+  return ((operation.parameters as Json[] | undefined) ?? []).some(
+    (reference) => eov.dereferenceParameter(apiDoc, reference).in === "cookie",
+  );
+}
+
+/** `req.cookies` from the Cookie header, as the validator reads cookie parameters from it. */
+function withCookies(req: Request): void {
+  const header = req.headers.cookie;
+  (req as Request & { cookies?: Record<string, string | undefined> }).cookies =
+    header === undefined ? {} : parseCookies(header);
+}
+
+function isFile(value: unknown): value is UploadedFile {
+  return (
+    typeof value === "object" && value !== null && Buffer.isBuffer((value as UploadedFile).data)
+  );
+}
+
+/** A copy of multipart `fields` with each file part as the text of its bytes, one per byte. */
+function withFilesAsText(fields: Record<string, unknown>): Json {
+  const view: Json = Object.create(null);
+  for (const name in fields) {
+    const value = fields[name];
+    view[name] = Array.isArray(value)
+      ? value.map((v) => (isFile(v) ? v.data.toString("latin1") : v))
+      : isFile(value)
+        ? value.data.toString("latin1")
+        : value;
+  }
+  return view;
+}
+
+/** `checked` (the validated, coerced fields) with each file part of `sent` put back. */
+function withFilesRestored(checked: Json, sent: Json): Json {
+  for (const name in sent) {
+    const value = sent[name];
+    if (isFile(value) || (Array.isArray(value) && value.some(isFile))) checked[name] = value;
+  }
+  return checked;
 }

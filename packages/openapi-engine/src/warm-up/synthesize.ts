@@ -3,10 +3,8 @@
  * examples where it gives one, else synthesized from its schema. Warm-up sends one per operation,
  * so a contract without examples on some parameters still starts.
  *
- * How it plugs in: at start, warm-up calls `synthesizeRequest(spec, operation)` for each compiled
- * operation in place of `exampleRequest` (which throws on a parameter without an example) and
- * sends the result as it sends an example request today (`SynthesizedRequest` has the same
- * fields, plus the body as bytes of its media type). Nothing of it runs per request.
+ * Warm-up (warm-up.ts) calls `synthesizeRequest(spec, operation)` for each compiled operation at
+ * start and sends the result; nothing of it runs per request.
  *
  * Where each value comes from, first found wins:
  * - a parameter: its `example`, its first `examples` entry, the same of its `content`'s media type,
@@ -23,8 +21,9 @@
  *   multipart, text, then whatever is declared first (`*` in a declared range becomes a concrete
  *   type: `text/*` is sent as `text/plain`).
  *
- * Only required parameters are sent; a declared body is always sent (an optional one too: the
- * warm-up is there to run the body's code). Values are serialized by each parameter's `style` and
+ * Required parameters are sent, and optional ones the contract gives a value to (an example, or
+ * its schema's `examples` or `default`: the call the contract shows); a declared body is always
+ * sent (an optional one too: the warm-up is there to run the body's code). Values are serialized by each parameter's `style` and
  * `explode` for the common cases (path `simple`, query `form`, `deepObject`, header `simple`,
  * cookie `form`).
  *
@@ -93,6 +92,17 @@ function ownExample(spec: JsonObject, node: JsonObject): { value: unknown } | un
     }
   }
   return undefined;
+}
+
+/** Whether the contract gives a parameter a value of its own: an example, or its schema's. */
+function shown(spec: JsonObject, parameter: JsonObject, media: JsonObject | undefined): boolean {
+  if (ownExample(spec, parameter) !== undefined) return true;
+  if (media !== undefined && ownExample(spec, media) !== undefined) return true;
+  const schema = resolve(spec, media?.schema ?? parameter.schema);
+  return (
+    isObject(schema) &&
+    (schema.default !== undefined || (Array.isArray(schema.examples) && schema.examples.length > 0))
+  );
 }
 
 /**
@@ -301,10 +311,11 @@ export function synthesizeRequest(
   const cookies: string[] = [];
   for (const raw of operation.parameters) {
     const parameter = resolve(spec, raw) as JsonObject;
-    if (parameter.required !== true && parameter.in !== "path") continue;
     const media = isObject(parameter.content)
       ? (Object.values(parameter.content)[0] as JsonObject | undefined)
       : undefined;
+    if (parameter.required !== true && parameter.in !== "path" && !shown(spec, parameter, media))
+      continue;
     const value =
       ownExample(spec, parameter)?.value ??
       (media

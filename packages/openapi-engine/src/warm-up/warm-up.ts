@@ -1,6 +1,7 @@
 /**
  * Warm-up, before the real port opens: one request per operation of the contract, built from its
- * examples, through an app of its own on a private loopback port, so that no client pays for what
+ * examples where it gives them and synthesized from its schemas where it does not
+ * (synthesize.ts), through an app of its own on a private loopback port, so that no client pays for what
  * V8 compiles on first use. That app shares the real one's compiled operations (validators and
  * serializers) and is built by the same factory, but runs on a scratch store of the application,
  * an in-process limiter and a one-off key, and logs nothing: the real app has no warm-up check on
@@ -9,7 +10,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type RequestListener, type ServerOptions } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ExampleRequest, exampleRequest } from "@animal-store/openapi";
 import { pino } from "pino";
 import { assembleApiApp } from "../api-app.js";
 import type { Application, EngineStore } from "../application.js";
@@ -19,6 +19,7 @@ import type { AppConfig } from "../config.js";
 import type { Contract } from "../contract/contract.js";
 import { expressMessageClasses } from "../express-messages.js";
 import { createMemoryRateLimiter } from "../rate-limit/index.js";
+import { type SynthesizedRequest, synthesizeRequest } from "./synthesize.js";
 
 /** What warm-up builds its app from: the real app's contract, operations, config and clock. */
 export interface WarmUpInput {
@@ -74,7 +75,10 @@ export async function warmUp<S extends EngineStore>(
     // An operation without a handler (reported at start) would only answer 500.
     const requests = operations
       .filter((op) => op.handler !== undefined)
-      .map((op) => exampleRequest(contract.spec, contract.basePath, op));
+      .map((op) => {
+        const request = synthesizeRequest(contract.spec, op);
+        return { ...request, path: `${contract.basePath}${request.path}` };
+      });
     // Requests and responses built as the real server builds them.
     await sendRequests(app as RequestListener, requests, key, expressMessageClasses(app));
   } finally {
@@ -85,7 +89,7 @@ export async function warmUp<S extends EngineStore>(
 /** Sends `requests` to `app` on a loopback port with the given bearer key; throws on a 500 answer. */
 export async function sendRequests(
   app: RequestListener,
-  requests: ExampleRequest[],
+  requests: ReadonlyArray<Omit<SynthesizedRequest, "bodyValue">>,
   bearerKey: string,
   options: ServerOptions = {},
 ): Promise<void> {

@@ -9,7 +9,13 @@ import type { LoadedSpec, OpenApiDocument } from "@animal-store/openapi";
 import { parse } from "yaml";
 
 /** The fixture contracts there are. */
-export type FixtureName = "widgets" | "security";
+export type FixtureName =
+  | "widgets"
+  | "security"
+  | "bodies"
+  | "parameters"
+  | "answers"
+  | "no-extensions";
 
 const cache = new Map<FixtureName, LoadedSpec>();
 

@@ -20,7 +20,7 @@ import type { StoreLifecycle } from "../../src/storage/store-lifecycle.js";
 /** A store of API keys only, with the number of single-key lookups it has answered. */
 export type KeyOnlyStore = ApiKeyStore & StoreLifecycle & { lookups: number };
 
-async function openKeyOnlyStore(path: string): Promise<KeyOnlyStore> {
+export async function openKeyOnlyStore(path: string): Promise<KeyOnlyStore> {
   const { db } = await openSqliteDatabase<{ api_keys: ApiKeysTable }>(path, () => ({
     "0001_api_keys": { up: createApiKeysTable },
   }));

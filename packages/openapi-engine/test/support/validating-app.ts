@@ -11,11 +11,16 @@ import {
   specOperations,
 } from "@animal-store/openapi";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
+import { multipartLimits } from "../../src/compiled-operation.js";
 import { Lifecycle, step } from "../../src/lifecycle/lifecycle.js";
+import { requestBody } from "../../src/request-body/body-step.js";
+import { compileRequestBody } from "../../src/request-body/media-types.js";
 import { router } from "../../src/routing/router.js";
 import { buildRouteTable } from "../../src/routing/table.js";
 import { compileValidators, type OperationValidators } from "../../src/validation/compile.js";
 import { validateRequest } from "../../src/validation/validate.js";
+
+const BODY_LIMIT = 1 << 20;
 
 /** A listening validating app: its API base, the requests each path took, and its close. */
 export interface ValidatingApp {
@@ -40,6 +45,11 @@ export async function validatingApp(
     ...op,
     // No integer syntax check: these tests compare the validator with its stock middleware.
     integers: { query: [], path: [] },
+    // The engine's body step, as on the one road: validation reads the media type it selected.
+    body:
+      op.requestBody === undefined
+        ? undefined
+        : compileRequestBody(op.requestBody, multipartLimits(BODY_LIMIT)),
     ...(validators[i] as OperationValidators),
   }));
   const refuse = step((_req, res) => {
@@ -49,12 +59,13 @@ export async function validatingApp(
     last(req, res, next);
   });
   const app = express();
+  const body = requestBody(BODY_LIMIT);
   app.use(
     basePath,
-    express.json(),
     router<(typeof operations)[number], object>(buildRouteTable(operations), {
       operation: () =>
         Lifecycle.after<{ operation: (typeof operations)[number] }>()
+          .use(body)
           .use(validateRequest)
           .use(answer)
           .handler(),
