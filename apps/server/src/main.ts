@@ -3,7 +3,7 @@
  * start of an empty development database, and shuts down gracefully on SIGTERM/SIGINT/SIGHUP
  * (draining, then exit 0).
  */
-import { basePathOf, specOperations } from "@animal-store/openapi";
+import { specOperations } from "@animal-store/openapi";
 import {
   type AppConfig,
   ConfigError,
@@ -63,9 +63,12 @@ function printDevelopmentKey({ key, plan }: DevelopmentKey, url: string, contrac
   );
 }
 
-/** The path of the contract's first GET operation without path parameters, for the hint. */
+/**
+ * The path of the contract's first GET operation without path parameters, for the hint, under the
+ * first server's base path (a contract may have several).
+ */
 function firstListUrl(contract: Contract): string {
-  const base = basePathOf(contract.spec);
+  const base = contract.basePath;
   const list = specOperations(contract.spec).find(
     (op) => op.method === "GET" && !op.path.includes("{"),
   );
