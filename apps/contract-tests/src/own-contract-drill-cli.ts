@@ -55,7 +55,6 @@ const contractFixture = join(repo, "packages/test-support/fixtures/contracts/har
 
 /** Development credentials the team's verifiers accept (own-contract/apps/server/src/animal-store.ts). */
 const CREDENTIALS = {
-  FERRIES_API_KEY: `drill-key-${randomUUID()}`,
   FERRIES_BASIC_USER: "drill",
   FERRIES_BASIC_PASSWORD: `pw-${randomUUID()}`,
   FERRIES_OAUTH_TOKEN: `drill-token-${randomUUID()}`,
@@ -305,6 +304,12 @@ function requestOf(spec: OpenApiDocument, base: string, op: SpecOperation): Dril
   return { path: `${base}${path}`, method: op.method, headers, body };
 }
 
+/**
+ * The API key an apiKey scheme is sent: the engine checks those against its key store, and the
+ * server's first start prints one (README, Quick start); any well-formed one for the mock.
+ */
+let apiKey = `drill-${randomUUID()}`;
+
 /** The credentials that satisfy `op`'s first requirement, as request headers. */
 function credentialsOf(spec: OpenApiDocument, op: SpecOperation): Record<string, string> {
   const requirement = op.security.find((r) => Object.keys(r).length > 0) ?? {};
@@ -313,7 +318,7 @@ function credentialsOf(spec: OpenApiDocument, op: SpecOperation): Record<string,
   for (const name of Object.keys(requirement)) {
     const scheme = schemes[name] ?? {};
     if (scheme.type === "apiKey" && scheme.in === "header") {
-      headers[String(scheme.name).toLowerCase()] = CREDENTIALS.FERRIES_API_KEY;
+      headers[String(scheme.name).toLowerCase()] = apiKey;
     } else if (scheme.type === "http" && String(scheme.scheme).toLowerCase() === "basic") {
       const pair = `${CREDENTIALS.FERRIES_BASIC_USER}:${CREDENTIALS.FERRIES_BASIC_PASSWORD}`;
       headers.authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
@@ -469,6 +474,9 @@ step("the server: every operation answers not_implemented, its security honoured
     { PORT: String(port), DATABASE_URL: `file:${join(scratch, "ferries.db")}` },
   );
   try {
+    const printed = /shown only this once:\s+(\S+)/.exec(server.output());
+    if (!printed) throw new Error(`the server printed no development key: ${server.output()}`);
+    apiKey = printed[1] as string;
     for (const op of specOperations(spec)) {
       const request = requestOf(spec, base, op);
       if (!allowsAnonymous(op)) {
