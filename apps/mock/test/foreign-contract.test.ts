@@ -72,3 +72,47 @@ describe("pnpm mock on a foreign contract", { timeout: 60_000 }, () => {
     expect((await fetch(station, { headers: { "x-api-key": "k" } })).status).toBe(200);
   });
 });
+
+// The stateful mock on the same contract: the engine checks Basic and OAuth2 credentials only
+// through an application's verifiers, and the mock gives one per such scheme (any credential of
+// the right form, as any well-formed key).
+describe("pnpm mock --stateful on a contract with Basic and OAuth2", { timeout: 120_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), "foreign-stateful-"));
+  const path = join(dir, "openapi.json");
+  // Without its binary (application/pdf) answer, which the any-contract mock cannot give yet
+  // (its warm-up answers 500): the root README's "Not generic yet".
+  const { "/bookings/{booking-id}/ticket": _ticket, ...paths } = spec.paths;
+  writeFileSync(path, JSON.stringify({ ...spec, paths }));
+  let mock: LaunchedMock;
+  beforeAll(async () => {
+    mock = await launchMock(["--stateful", "--any-contract", "--spec", path], 60_000);
+  });
+  afterAll(async () => {
+    await mock?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("accepts any OAuth2 token and any Basic credential; refuses a request with none", async () => {
+    const example = spec.paths["/bookings"].post.requestBody.content["application/json"].example;
+    const create = (headers: Record<string, string>) =>
+      fetch(`${mock.url}/bookings`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: JSON.stringify(example),
+      });
+    expect((await create({})).status).toBe(401);
+    const created = await create({ authorization: "Bearer any-token" });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject(example);
+    const avatar = `${mock.url}/account/avatar`;
+    const png = { method: "PUT", body: new Uint8Array([137, 80, 78, 71]) };
+    const basic = `Basic ${Buffer.from("ann:secret").toString("base64")}`;
+    const bare = await fetch(avatar, { ...png, headers: { "content-type": "image/png" } });
+    expect(bare.status).toBe(401);
+    const withBasic = await fetch(avatar, {
+      ...png,
+      headers: { "content-type": "image/png", authorization: basic },
+    });
+    expect(withBasic.status).toBe(204);
+  });
+});

@@ -11,6 +11,7 @@ import {
   deref,
   loadBundledSpec,
   readSpec,
+  securitySchemes,
   specOperations,
   storedResources,
 } from "@animal-store/openapi";
@@ -147,6 +148,41 @@ function engineSettings(options, reset) {
   return { env, start, key };
 }
 
+/** @typedef {import("@animal-store/openapi-engine").ApiKeyRecord} ApiKeyRecord */
+
+/**
+ * The check of the schemes the engine has no default for (HTTP Basic, OAuth2, OpenID Connect), as
+ * the mock's key policy checks keys: any credential of the right form is accepted, with every
+ * scope the contract asks for, and counted as a key of the chosen plan (by a hash of it).
+ * @param {import("@animal-store/openapi").OpenApiDocument} spec
+ * @param {(token: string) => ApiKeyRecord | null} lookup the mock's key policy
+ * @returns {import("@animal-store/openapi-engine").Verifiers}
+ */
+function anyCredential(spec, lookup) {
+  const scopes = [
+    ...new Set(
+      specOperations(spec).flatMap((op) => op.security.flatMap((r) => Object.values(r).flat())),
+    ),
+  ];
+  /** @type {Record<string, import("@animal-store/openapi-engine").CredentialVerifier>} */
+  const verifiers = {};
+  for (const [name, scheme] of Object.entries(securitySchemes(spec))) {
+    const basic = scheme.type === "http" && String(scheme.scheme).toLowerCase() === "basic";
+    if (!basic && scheme.type !== "oauth2" && scheme.type !== "openIdConnect") continue;
+    verifiers[name] = (credential) => {
+      const secret =
+        credential.kind === "basic"
+          ? `${credential.userId}:${credential.password}`
+          : credential.kind === "bearer"
+            ? credential.token
+            : credential.key;
+      const key = lookup(secret);
+      return key === null ? null : { subject: key.id, scopes, key };
+    };
+  }
+  return verifiers;
+}
+
 /**
  * The stateful mock of a contract other than the Animal Store's: the any-contract application.
  * @param {import("@animal-store/openapi").LoadedSpec} loaded
@@ -157,7 +193,9 @@ async function startAnyContractMock(loaded, options) {
   const mock = anyContractApplication(loaded, { seedCount: options.seedCount ?? 0 });
   const reset = () => ({ status: "reset", seeded: mock.reset() });
   const { env, start, key } = engineSettings(options, reset);
-  const server = await startEngine(mock.application, env, { ...start, spec: loaded });
+  const lookup = /** @type {(token: string) => ApiKeyRecord | null} */ (start.keyLookup);
+  const application = { ...mock.application, verifiers: () => anyCredential(loaded.spec, lookup) };
+  const server = await startEngine(application, env, { ...start, spec: loaded });
   const plan = key().plan;
   const limits = server.contract.rateLimit.plans[plan];
   const names = mock.resources.map((r) => r.name).join(", ") || "none";
