@@ -211,7 +211,9 @@ async function serve(command: string[], cwd: string, url: string, extraEnv = {})
   }
   note(`\n$ ${command.join(" ")}  (never answered at ${url})\n${started.output()}`);
   await stopGroup(started.child);
-  throw new Error(`${command.join(" ")} never answered at ${url}: ${started.output().slice(-600)}`);
+  // Its last words say why (a start-up error is one line on stderr, after any logs).
+  const last = started.output().trim().split("\n").slice(-3).join(" | ");
+  throw new Error(`${command.join(" ")} never answered at ${url}: ${last}`);
 }
 
 /** Deletes what a shell-style pattern (a `*` in the last segment only) names in the scratch copy. */
@@ -599,7 +601,7 @@ for (const { name, action, prerequisite: needed } of steps) {
     failed.push(name);
     const message = error instanceof Error ? error.message : String(error);
     note(`FAILED: ${message}`);
-    console.log(`  FAIL  ${name}: ${message.slice(0, 2000)}`);
+    console.log(`  FAIL  ${name}: ${message.replaceAll("\n", " | ").slice(0, 3000)}`);
     // What follows needs this step; past the build, the steps stand alone.
     if (needed) break;
   }
