@@ -258,13 +258,14 @@ the kinds as JSON, --keep keeps the copies. See apps/contract-tests/README.md.`,
     longRunning: true,
   },
   "drill:own-contract": {
-    usage: `Usage: pnpm drill:own-contract [--keep]
+    usage: `Usage: pnpm drill:own-contract [--keep | --discard]
 
 Follows README.md "Bring your own contract" on a scratch copy of the committed repository, with
 the foreign fixture contract (harbour-ferries.yaml) as a team's own: replace, delete, generate,
 scaffold --prune, typecheck, build, then the server, both mocks, the docs and a typed client
-call. Every process it starts is stopped. --keep keeps the copy. See apps/contract-tests/README.md.`,
-    options: { keep: { type: "boolean" } },
+call. Every process it starts is stopped. --keep keeps the copy, --discard removes it even when a
+step fails. See apps/contract-tests/README.md.`,
+    options: { keep: { type: "boolean" }, discard: { type: "boolean" } },
     build: {
       what: "the contract tests",
       turbo: ["run", "build", "--filter=@animal-store/contract-tests..."],

@@ -40,13 +40,13 @@ import {
 } from "@animal-store/openapi";
 import { parse, stringify } from "yaml";
 
-const USAGE = `Usage: pnpm drill:own-contract [--keep]
+const USAGE = `Usage: pnpm drill:own-contract [--keep | --discard]
 
 Follows README.md "Bring your own contract" on a scratch copy of the committed repository, with
 packages/test-support/fixtures/contracts/harbour-ferries.yaml as the team's contract: replace,
 delete, pnpm generate, pnpm scaffold --prune, pnpm typecheck, pnpm build, the server (each
 operation answers not_implemented), the stateful mock, Prism, the docs and a typed client call.
---keep keeps the scratch copy (it is kept anyway when a step fails).`;
+--keep keeps the scratch copy (it is kept anyway when a step fails, unless --discard).`;
 
 const repo = new URL("../../..", import.meta.url).pathname;
 /** The team's hand-written product code, by its path in the repository. */
@@ -80,12 +80,14 @@ if (args.includes("--help") || args.includes("-h")) {
   console.log(USAGE);
   process.exit(0);
 }
-const unknown = args.filter((arg) => arg !== "--keep");
+const unknown = args.filter((arg) => arg !== "--keep" && arg !== "--discard");
 if (unknown.length > 0) {
   console.error(`drill:own-contract: unknown argument ${unknown[0]}\n\n${USAGE}`);
   process.exit(2);
 }
 const keep = args.includes("--keep");
+// For the suite: its output names each failing step and why; the copy is not left behind.
+const discard = args.includes("--discard");
 
 const scratch = mkdtempSync(join(tmpdir(), "drill-own-contract-"));
 const log = join(scratch, "drill.log");
@@ -613,5 +615,5 @@ console.log(
     ? `drill:own-contract: PASS in ${minutes} min`
     : `drill:own-contract: FAIL after ${minutes} min (log: ${log}); failed steps: ${JSON.stringify(failed)}`,
 );
-if (failed.length === 0 && !keep) rmSync(scratch, { recursive: true, force: true });
+if ((failed.length === 0 && !keep) || discard) rmSync(scratch, { recursive: true, force: true });
 process.exit(failed.length === 0 ? 0 : 1);

@@ -31,7 +31,9 @@ const KNOWN_GAPS: { step: string; reason: RegExp }[] = [
 
 function drill(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [cli, "--discard"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
