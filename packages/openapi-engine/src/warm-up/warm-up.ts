@@ -80,7 +80,7 @@ export async function warmUp<S extends EngineStore>(
         return { ...request, path: `${contract.basePath}${request.path}` };
       });
     // Requests and responses built as the real server builds them.
-    await sendRequests(app as RequestListener, requests, key, expressMessageClasses(app));
+    await sendRequests(app, requests, key, expressMessageClasses(app.express));
   } finally {
     await Promise.allSettled([limiter.close(), store.close()]);
   }
