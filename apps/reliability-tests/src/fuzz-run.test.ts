@@ -39,6 +39,8 @@ function brokenStandIn(): Server {
       "x-ratelimit-limit": "100",
       "x-ratelimit-remaining": "99",
       "x-ratelimit-reset": String(Math.ceil(Date.now() / 1000) + 60),
+      "ratelimit-policy": '"minute";q=100;w=60, "day";q=1000;w=86400',
+      ratelimit: '"minute";r=99;t=60, "day";r=999;t=3600',
       "x-request-id": randomUUID(),
       ...deprecationHeaders,
     });

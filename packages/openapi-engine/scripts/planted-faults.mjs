@@ -56,6 +56,14 @@ const FAULTS = [
     "HEAD answers",
   ],
   [
+    "a templated path matched before a concrete one",
+    "src/routing/table.ts",
+    ".sort((a, b) => templatedSegments(a) - templatedSegments(b));",
+    ".sort(() => 0);",
+    "test/path-matching.test.ts",
+    "concrete path's operation",
+  ],
+  [
     "OPTIONS through the credential check",
     "src/routing/router.ts",
     '} else if (req.method === "OPTIONS") {',

@@ -6,6 +6,7 @@
  * no port and reads no environment, so tests and the warm-up build as many as they like.
  */
 
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { LoadedSpec, PlanLimits } from "@animal-store/openapi";
 import express, { type Express } from "express";
 import type { Logger } from "pino";
@@ -24,6 +25,7 @@ import { type Contract, compileContract } from "./contract/contract.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
 import { installEdgeAnswers } from "./http-server/edge-answers.js";
+import type { ServedApp } from "./http-server/http-server.js";
 import { Lifecycle } from "./lifecycle/lifecycle.js";
 import type { EngineMetrics } from "./metrics/engine-metrics.js";
 import { measureRequests } from "./metrics/tally.js";
@@ -101,8 +103,18 @@ export function readinessProbes(deps: {
     : { database: deps.keyStore, "rate-limit store": deps.limiter };
 }
 
-/** Assembles the API app: the contract's operations under its base path, ops routes at the root. */
-export function assembleApiApp(deps: ApiAppDeps): Express {
+/**
+ * The API app: the request listener every request takes, first the steps every request takes
+ * and the router, then for a request outside the API (the router's `next()`) the Express app
+ * below, with the ops routes, the 404 and the error handler. An API request never walks
+ * Express's router: its whole lifecycle is the router's, in one composed function, and its
+ * errors go straight to the error handler. `express` is that app, whose request and response
+ * classes the server builds every request with (express-messages.ts).
+ */
+export type ApiApp = ServedApp;
+
+/** Assembles the API app: the contract's operations under its base paths, ops routes at the root. */
+export function assembleApiApp(deps: ApiAppDeps): ApiApp {
   const { contract, config, logger, clock } = deps;
   const ownOps = deps.opsRoutes ?? [];
   const outsideApi = opsPaths(ownOps, contract.basePaths);
@@ -212,9 +224,9 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     { operation, options: options.handler(), unmatched: unmatched.handler() },
     { basePaths: contract.basePaths, outside: outsideApi },
   );
-  // The API's requests take this one layer: the steps every request takes, then the router,
-  // which finds the base path itself and hands every other request on to the layers below.
-  app.use(everyRequest.use(apiRouter).handler());
+  // Every request's first steps, then the router, which finds the base path itself and hands
+  // every other request on to the Express app's layers below (see `ApiApp`).
+  const entry = everyRequest.use(apiRouter).handler();
 
   // Everything outside the API carries the rate-limit headers too: an unknown path or version is
   // counted like any request, the ops routes and OPTIONS only read the caller's window. After the
@@ -252,8 +264,25 @@ export function assembleApiApp(deps: ApiAppDeps): Express {
     ],
     errorHandler: handleError,
   });
-  return app;
+  const below = app as unknown as RequestListener;
+  const serve = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    const req = incoming as IncomingMessage & express.Request;
+    const res = outgoing as ServerResponse & express.Response;
+    // What Express's app.handle sets before its first layer (the request and the response are
+    // already Express's, made with the app's classes: express-messages.ts).
+    req.res = res;
+    res.req = req;
+    req.originalUrl = req.url as string;
+    entry(req, res, (err?: unknown) => {
+      if (err === undefined || err === null) below(req, res);
+      else handleError(err, req, res, lastResort);
+    });
+  };
+  return Object.assign(serve, { express: app });
 }
+
+/** The error handler answers every error itself; nothing is left for a `next` to do. */
+const lastResort: express.NextFunction = () => {};
 
 /** What `createApiApp` builds an app of an application on. */
 export interface ApiAppOptions<S extends EngineStore> {
@@ -276,7 +305,7 @@ export interface ApiAppOptions<S extends EngineStore> {
 export async function createApiApp<S extends EngineStore>(
   application: Application<S>,
   options: ApiAppOptions<S>,
-): Promise<Express> {
+): Promise<ApiApp> {
   const contract = compileContract(options.spec ?? application.spec);
   const compiled = await compileOperations(contract, {
     validateResponses: options.config.validateResponses,

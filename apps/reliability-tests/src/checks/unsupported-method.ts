@@ -17,7 +17,13 @@ import type { OperationSpec } from "../spec.js";
 export const UNSUPPORTED_METHOD = "unsupported method";
 
 /** Headers that describe the request itself, so HEAD and GET may differ in them. */
-const PER_REQUEST = new Set(["date", "x-request-id", "x-ratelimit-remaining", "x-ratelimit-reset"]);
+const PER_REQUEST = new Set([
+  "date",
+  "x-request-id",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "ratelimit",
+]);
 
 function allowOf(res: RawResponse): string[] {
   return (res.headers.get("allow") ?? "")

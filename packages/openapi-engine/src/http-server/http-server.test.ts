@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express from "express";
 import { describe, expect, it, vi } from "vitest";
 
@@ -12,7 +13,9 @@ const { createHttpServer } = await import("./http-server.js");
 
 /** A server made with `tuneV8` as given (the application's choice). */
 function made(tuneV8: boolean | undefined) {
-  return createHttpServer(express(), {
+  const app = express();
+  const listener = (req: IncomingMessage, res: ServerResponse) => app(req as never, res as never);
+  return createHttpServer(Object.assign(listener, { express: app }), {
     config: {
       trustProxy: 0,
       connections: {

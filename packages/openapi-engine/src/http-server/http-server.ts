@@ -5,7 +5,13 @@
  * or answer itself (request-edge.ts, `CONNECT`, `Expect`); and listening and closing.
  */
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { PlanLimits } from "@animal-store/openapi";
 import type { Express } from "express";
@@ -42,8 +48,14 @@ export interface HttpServerOptions {
   tuneV8?: boolean | undefined;
 }
 
+/**
+ * What the server serves: the request listener every request takes (api-app.ts), and the
+ * Express app whose request and response classes the server builds requests with.
+ */
+export type ServedApp = RequestListener & { readonly express: Express };
+
 /** Node's server for `app`, bounded as configured; not listening yet. */
-export function createHttpServer(app: Express, options: HttpServerOptions): Server {
+export function createHttpServer(app: ServedApp, options: HttpServerOptions): Server {
   // Process-wide, before the first request (v8-tuning.ts says why), when the application asks.
   if (options.tuneV8 === true) tuneV8ForServing();
   const bounds = options.config.connections;
@@ -56,14 +68,14 @@ export function createHttpServer(app: Express, options: HttpServerOptions): Serv
     keepAliveTimeout: bounds.keepAliveTimeoutMs,
     // Node's own answer to a missing Host is an empty 400: the edge checks answer it instead.
     requireHostHeader: false,
-    ...expressMessageClasses(app),
+    ...expressMessageClasses(app.express),
   });
   setLingerSettings(server, bounds.linger);
   const answers = connectionAnswers(options);
-  // Express serves every request: one road, under the base path and elsewhere.
-  const handle = app as unknown as (req: IncomingMessage, res: ServerResponse) => void;
+  // The app serves every request: one road, under the base path and elsewhere.
+  const handle = app;
   // A parsed request refused here is answered through the app's own steps when it has them.
-  const answerAtEdge = edgeAnswerOf(app);
+  const answerAtEdge = edgeAnswerOf(app.express);
   const refuseRequest = (req: IncomingMessage, res: ServerResponse, what: ConnectionError) =>
     answerAtEdge
       ? answers.refuseThrough(req, res, what, answerAtEdge)

@@ -112,12 +112,12 @@ export function router<Op extends RoutedOperation, Before extends object>(
       if (match === null) continue;
       const operation = entry.byMethod.get(req.method);
       if (operation !== undefined) {
+        // Its own object for every request (the validator coerces path values in place), as
+        // Express's router gives each request.
         const { names } = operation;
-        if (names.length > 0) {
-          const params: Record<string, string> = {};
-          for (let i = 0; i < names.length; i++) params[names[i] as string] = match[i + 1] ?? "";
-          req.params = params;
-        }
+        const params: Record<string, string> = {};
+        for (let i = 0; i < names.length; i++) params[names[i] as string] = match[i + 1] ?? "";
+        req.params = params;
         (res.locals as Routed<Op>).operation = operation;
         (lifecycles.get(operation) as Branch<Before & Routed<Op>>)(req, res, next);
       } else if (req.method === "OPTIONS") {

@@ -26,11 +26,24 @@ export function allowedMethods(declared: string[]): string[] {
   return HTTP_METHODS.map((method) => method.toUpperCase()).filter((method) => methods.has(method));
 }
 
-/** Builds the lookup table once from the contract's operations. */
+/** How many of a path template's segments are templated (`/beds/{bedId}`: 1). */
+function templatedSegments(path: string): number {
+  return path.split("/").filter((segment) => segment.includes("{")).length;
+}
+
+/**
+ * Builds the lookup table once from the contract's operations. Concrete paths come before
+ * templated ones (`/beds/export` before `/beds/{bedId}`), as OpenAPI's path matching requires;
+ * otherwise the contract's order is kept.
+ *
+ * @see https://spec.openapis.org/oas/v3.1.1#paths-object
+ */
 export function buildRouteTable<Op extends RoutedOperation>(operations: Op[]): PathEntry<Op>[] {
   const byPath = new Map<string, Op[]>();
   for (const op of operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
-  return [...byPath.values()].map((ops) => {
+  const paths = [...byPath.keys()].sort((a, b) => templatedSegments(a) - templatedSegments(b));
+  return paths.map((path) => {
+    const ops = byPath.get(path) as Op[];
     const byMethod = new Map(ops.map((op) => [op.method as string, op]));
     const get = byMethod.get("GET");
     if (get && !byMethod.has("HEAD")) byMethod.set("HEAD", get);

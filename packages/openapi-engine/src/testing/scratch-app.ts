@@ -91,7 +91,7 @@ export async function startScratchApp<S extends EngineStore>(
     throw err;
   }
   // Requests and responses built as startEngine's server builds them (http-server.ts).
-  const server: Server = createServer(expressMessageClasses(app), app);
+  const server: Server = createServer(expressMessageClasses(app.express), app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const createKey = async (opts: Partial<NewKeyOptions> = {}) =>

@@ -80,7 +80,7 @@ export async function warmUp<S extends EngineStore>(
         return { ...request, path: `${contract.basePath}${request.path}` };
       });
     // Requests and responses built as the real server builds them.
-    await sendRequests(app as RequestListener, requests, key, expressMessageClasses(app));
+    await sendRequests(app, requests, key, expressMessageClasses(app.express));
   } finally {
     await Promise.allSettled([limiter.close(), store.close()]);
   }
@@ -105,7 +105,9 @@ export async function sendRequests(
       const response = await fetch(`http://127.0.0.1:${port}${request.path}`, {
         method: request.method,
         headers: { ...request.headers, authorization: `Bearer ${bearerKey}` },
-        body: request.body,
+        // A copy as a plain Uint8Array: fetch's body types (DOM's or undici's, as the
+        // application's lib setting picks) all take one, not every one takes a Buffer.
+        body: typeof request.body === "object" ? new Uint8Array(request.body) : request.body,
       });
       const text = await response.text();
       // A server that cannot answer its own warm-up (validators that failed to build, an
