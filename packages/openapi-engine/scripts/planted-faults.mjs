@@ -64,6 +64,14 @@ const FAULTS = [
     "concrete path's operation",
   ],
   [
+    "a stub's 500 not_implemented stops the start",
+    "src/warm-up/warm-up.ts",
+    "if (response.status === 500 && !isNotImplemented(text)) {",
+    "if (response.status === 500) {",
+    "src/warm-up/warm-up.test.ts",
+    "stub answering",
+  ],
+  [
     "OPTIONS through the credential check",
     "src/routing/router.ts",
     '} else if (req.method === "OPTIONS") {',

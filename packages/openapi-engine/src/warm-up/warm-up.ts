@@ -86,6 +86,15 @@ export async function warmUp<S extends EngineStore>(
   }
 }
 
+/** Whether `text` is the engine's `not_implemented` error body, in the JSON or problem+json shape. */
+function isNotImplemented(text: string): boolean {
+  try {
+    return (JSON.parse(text) as { code?: unknown } | null)?.code === "not_implemented";
+  } catch {
+    return false;
+  }
+}
+
 /** Sends `requests` to `app` on a loopback port with the given bearer key; throws on a 500 answer. */
 export async function sendRequests(
   app: RequestListener,
@@ -113,7 +122,10 @@ export async function sendRequests(
       // A server that cannot answer its own warm-up (validators that failed to build, an
       // operation whose handler throws) must not open its port. 503 is not such a failure: a
       // store that is down at start is answered with 503 until it is back (reliability-tests).
-      if (response.status === 500) {
+      // Nor is the engine's own 500 `not_implemented` (in any error shape: its `code` member):
+      // a stub the application has not written yet (`notImplemented`, the scaffold's stubs) is
+      // how a contract ahead of the code is served.
+      if (response.status === 500 && !isNotImplemented(text)) {
         throw new Error(
           `warm-up ${request.operationId} (${request.method} ${request.path}) answered 500: ${text.slice(0, 300)}`,
         );

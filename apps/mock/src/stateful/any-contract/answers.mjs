@@ -166,6 +166,12 @@ export function compileStaticAnswers(spec, op) {
     } else if (media) {
       const example = preference.dynamic ? undefined : firstExampleOf(spec, media);
       body = example ? example.value : synthesize(spec, deref(spec, media.schema));
+    } else if (response.content !== undefined && Object.keys(response.content).length > 0) {
+      // A type other than JSON (a PDF, CSV, an image): the first declared type's example as
+      // text, else no bytes; the engine writes it in the negotiated declared type.
+      const [other] = Object.values(response.content);
+      const example = /** @type {Json | undefined} */ (other)?.example;
+      body = Buffer.from(typeof example === "string" ? example : "");
     }
     return { status, body, headers: headers.get(response) ?? {} };
   }
