@@ -14,20 +14,7 @@ import { describe, expect, it } from "vitest";
 const cli = fileURLToPath(new URL("../dist/own-contract-drill-cli.js", import.meta.url));
 
 /** The steps that fail today, by the start of their name, and why (the line the drill prints). */
-const KNOWN_GAPS: { step: string; reason: RegExp }[] = [
-  {
-    // The engine's warm-up refuses to start a server whose scaffolded stub answers
-    // 500 not_implemented (packages/openapi-engine/src/warm-up/warm-up.ts).
-    step: "the server:",
-    reason: /warm-up \S+ \(GET [^)]+\) answered 500: .*"code":"not_implemented"/,
-  },
-  {
-    // The any-contract stateful mock answers an operation whose success is binary
-    // (application/pdf) with a 500, so its warm-up refuses to start.
-    step: "pnpm mock --stateful --any-contract",
-    reason: /warm-up get-booking-ticket \(GET [^)]+\) answered 500/,
-  },
-];
+const KNOWN_GAPS: { step: string; reason: RegExp }[] = [];
 
 function drill(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
