@@ -92,8 +92,14 @@ const discard = args.includes("--discard");
 const scratch = mkdtempSync(join(tmpdir(), "drill-own-contract-"));
 const log = join(scratch, "drill.log");
 const note = (text: string) => writeFileSync(log, `${text}\n`, { flag: "a" });
+// As on the team's machine: no NODE_ENV (the server's embedded default, development, prints the
+// first start's key) and nothing of a test runner this drill may be started from (vitest sets
+// NODE_ENV=test and VITEST*).
+const inherited = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => name !== "NODE_ENV" && !name.startsWith("VITEST")),
+);
 const env = {
-  ...process.env,
+  ...inherited,
   TURBO_TELEMETRY_DISABLED: "1",
   FORCE_COLOR: "0",
   NO_COLOR: "1",
