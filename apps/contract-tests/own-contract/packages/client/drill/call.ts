@@ -1,6 +1,8 @@
 // The team's first typed call (pnpm drill:own-contract): a booking read through the client, its
 // types those of the team's contract. Compiled with `tsc --strict`, then run against the mock.
-import { createAnimalStoreClient, unwrap } from "../dist/index.js";
+// By the package's name, as a team imports it (Node resolves a package's own name through its
+// "exports").
+import { createAnimalStoreClient, unwrap } from "@animal-store/client";
 
 const [baseUrl = "", token = "", id = ""] = process.argv.slice(2);
 const client = createAnimalStoreClient({ baseUrl, apiKey: token, retry: false });
