@@ -6,9 +6,8 @@
 // reported as an error (the code moved: update the fault), never as caught. Not part of
 // `pnpm test` (each fault starts the mock again); do not edit the mock while it runs. `--check`
 // only reports whether each fault's text is still in its file.
-import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { runPlantedFaults } from "@animal-store/test-support/planted-faults";
 
 const mock = fileURLToPath(new URL("..", import.meta.url));
 const APPLICATION = "src/stateful/any-contract/application.mjs";
@@ -82,59 +81,4 @@ const FAULTS = [
   ],
 ];
 
-const run = (command, args) =>
-  spawnSync(command, args, {
-    cwd: mock,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-
-const args = process.argv.slice(2);
-const checkOnly = args.includes("--check");
-const only = args.filter((arg) => arg !== "--check").map(Number);
-let caught = 0;
-let missed = 0;
-let errors = 0;
-for (const [index, [what, file, text, replacement, test, name]] of FAULTS.entries()) {
-  if (only.length > 0 && !only.includes(index)) continue;
-  const path = new URL(`../${file}`, import.meta.url);
-  const original = readFileSync(path, "utf8");
-  if (!original.includes(text)) {
-    console.log(
-      `[${index}] ${what}: ERROR, its text is not in ${file} (the code moved: update the fault)`,
-    );
-    errors++;
-    continue;
-  }
-  if (checkOnly) {
-    console.log(`[${index}] ${what}: its text is in ${file}`);
-    continue;
-  }
-  // A function, so `$` in a replacement is written as it is (not a replacement pattern).
-  writeFileSync(
-    path,
-    original.replace(text, () => replacement),
-  );
-  try {
-    const result = run("pnpm", ["exec", "vitest", "run", test, ...(name ? ["-t", name] : [])]);
-    // A run that finds no test to run passes: make sure the filter still names one.
-    const ran = /Tests\s+\d+ (passed|failed)/.test(result.stdout);
-    const failed = result.status !== 0 && /Tests\s+.*\d+ failed/.test(result.stdout);
-    if (!ran) {
-      console.log(`[${index}] ${what}: ERROR, no test of ${test} matches "${name}"`);
-      errors++;
-    } else if (failed) {
-      caught++;
-      console.log(`[${index}] ${what}: caught by ${test}${name ? ` (${name})` : ""}`);
-    } else {
-      missed++;
-      console.log(`[${index}] ${what}: NOT caught by ${test}${name ? ` (${name})` : ""}`);
-    }
-  } finally {
-    writeFileSync(path, original);
-  }
-}
-console.log(
-  checkOnly ? `${errors} errors` : `${caught} caught, ${missed} not caught, ${errors} errors`,
-);
-process.exitCode = missed === 0 && errors === 0 ? 0 : 1;
+process.exitCode = runPlantedFaults(FAULTS, mock, process.argv.slice(2));

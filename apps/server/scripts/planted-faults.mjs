@@ -5,9 +5,8 @@
 // engine's (packages/openapi-engine/scripts/planted-faults.mjs, run on its own suite). Not part of
 // `pnpm test`: run it after changing a guarded rule or its test, and do not edit, bundle or commit
 // while it runs (a fault is in the working tree meanwhile).
-import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { runPlantedFaults } from "@animal-store/test-support/planted-faults";
 
 const server = fileURLToPath(new URL("..", import.meta.url));
 
@@ -55,38 +54,4 @@ const FAULTS = [
   ],
 ];
 
-const run = (command, args) =>
-  spawnSync(command, args, {
-    cwd: server,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-
-const only = process.argv.slice(2).map(Number);
-let missed = 0;
-for (const [index, [what, file, text, replacement, test, name]] of FAULTS.entries()) {
-  if (only.length > 0 && !only.includes(index)) continue;
-  const path = new URL(`../${file}`, import.meta.url);
-  const original = readFileSync(path, "utf8");
-  if (!original.includes(text)) {
-    console.log(`[${index}] ${what}: ERROR, the code moved, update the fault`);
-    missed++;
-    continue;
-  }
-  writeFileSync(
-    path,
-    original.replace(text, () => replacement),
-  );
-  try {
-    // The suites run the sources (and read the bundle) as they are: nothing to build.
-    const result = run("pnpm", ["exec", "vitest", "run", test, ...(name ? ["-t", name] : [])]);
-    const caught = result.status !== 0;
-    if (!caught) missed++;
-    console.log(
-      `[${index}] ${what}: ${caught ? "caught" : "NOT caught"} by ${test}${name ? ` (${name})` : ""}`,
-    );
-  } finally {
-    writeFileSync(path, original);
-  }
-}
-process.exitCode = missed === 0 ? 0 : 1;
+process.exitCode = runPlantedFaults(FAULTS, server, process.argv.slice(2));

@@ -4,9 +4,8 @@
 // the source is restored after each. The tests run on the source, so nothing is rebuilt. Not part
 // of `pnpm test`: run it after changing a guarded behaviour or its test, and do not edit the client
 // while it runs (a fault is in the working tree meanwhile).
-import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { runPlantedFaults } from "@animal-store/test-support/planted-faults";
 
 const client = fileURLToPath(new URL("..", import.meta.url));
 
@@ -94,32 +93,4 @@ const FAULTS = [
   ],
 ];
 
-const run = (command, args) =>
-  spawnSync(command, args, {
-    cwd: client,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-  });
-
-const only = process.argv.slice(2).map(Number);
-let missed = 0;
-for (const [index, [what, file, text, replacement, test, name]] of FAULTS.entries()) {
-  if (only.length > 0 && !only.includes(index)) continue;
-  const path = new URL(`../${file}`, import.meta.url);
-  const original = readFileSync(path, "utf8");
-  if (!original.includes(text)) {
-    console.log(`[${index}] ${what}: the code moved, update the fault`);
-    missed++;
-    continue;
-  }
-  writeFileSync(path, original.replace(text, replacement));
-  try {
-    const result = run("pnpm", ["exec", "vitest", "run", test, "-t", name]);
-    const caught = result.status !== 0;
-    if (!caught) missed++;
-    console.log(`[${index}] ${what}: ${caught ? "caught" : "NOT caught"} by ${test} (${name})`);
-  } finally {
-    writeFileSync(path, original);
-  }
-}
-process.exitCode = missed === 0 ? 0 : 1;
+process.exitCode = runPlantedFaults(FAULTS, client, process.argv.slice(2));
