@@ -98,9 +98,14 @@ describe("pacing on the real server, a key on the tightest plan", () => {
 
     expect(statuses).toHaveLength(CALLS);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
-    // Every answer the server sent, retried ones included: not one 429.
-    expect(seen).toHaveLength(CALLS);
-    expect(seen.filter((s) => s === 429)).toEqual([]);
+    // Every answer the server sent, retried ones included: each a 200, not one 429. (Their count
+    // is not pinned: on a loaded machine an attempt the client gave up on as slow is retried,
+    // and both answers arrive; CI saw 100 answers for 90 calls, every one a 200.)
+    expect(
+      seen.filter((s) => s !== 200),
+      "answers other than 200",
+    ).toEqual([]);
+    expect(seen.length).toBeGreaterThanOrEqual(CALLS);
     // The quota really ran out, and the client waited for the window rather than draw a 429.
     expect(waits.some((w) => w.reason === "window" && w.delayMs > 0)).toBe(true);
     // The key is not banned: a further call goes through.
