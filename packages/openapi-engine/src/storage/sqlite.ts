@@ -97,10 +97,12 @@ export async function openSqliteDatabase<DB>(
   let raw: Database.Database;
   try {
     raw = new Database(path);
+    // Another process (the keys CLI) may hold the lock for a moment: waited for from the first
+    // statement on, since switching to WAL takes the lock too (set after it, a keys CLI still
+    // closing the file made the server's start fail with "database is locked").
+    raw.exec("PRAGMA busy_timeout = 5000");
     raw.exec("PRAGMA journal_mode = WAL");
     raw.exec("PRAGMA synchronous = FULL");
-    // Another process (the keys CLI) may hold the write lock for a moment.
-    raw.exec("PRAGMA busy_timeout = 5000");
   } catch (err) {
     throw new Error(`cannot open the SQLite database at ${path}: ${(err as Error).message}`);
   }
