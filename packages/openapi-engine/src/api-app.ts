@@ -50,7 +50,7 @@ import type { ApiKeyStore } from "./storage/api-key-store.js";
 import type { StoreLifecycle } from "./storage/store-lifecycle.js";
 import { requestTracing } from "./tracing/hooks.js";
 import { traceOperation } from "./tracing/trace-operation.js";
-import { parseQuery } from "./validation/plain-query.js";
+import { parseQuery } from "./validation/validate.js";
 import { validateRequest } from "./validation/validate.js";
 
 /**

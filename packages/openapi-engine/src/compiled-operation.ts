@@ -13,7 +13,7 @@ import { type CompiledAnswers, compileAnswers } from "./responses/answers.js";
 import type { AnyHandler } from "./responses/handle.js";
 import { headerAjv } from "./responses/header-checks.js";
 import { compileValidators } from "./validation/compile.js";
-import type { RequestValidator } from "./validation/request-validation.js";
+import type { RequestValidator } from "./validation/validate.js";
 
 /** One operation, compiled for serving. */
 export interface CompiledOperation extends ServedOperation {
@@ -60,7 +60,7 @@ export async function compileOperations(
   contract: Contract,
   options: { validateResponses: boolean },
 ): Promise<CompiledOperation[]> {
-  const { validators } = await compileValidators(contract, options);
+  const validators = await compileValidators(contract, options);
   const ajv = options.validateResponses ? headerAjv() : undefined;
   return contract.operations.map((operation, i) => {
     const validator = validators[i];

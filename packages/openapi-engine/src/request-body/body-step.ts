@@ -11,7 +11,7 @@
  *
  * What it leaves: `req.body` (the parsed value; undefined when there was none) and
  * `res.locals.mediaType`, the selected media type, whose declared key picks the schema the
- * validator checks the body against (validation/request-validation.ts).
+ * validator checks the body against (validation/validate.ts).
  *
  * @see https://spec.openapis.org/oas/v3.1.1#request-body-object
  */

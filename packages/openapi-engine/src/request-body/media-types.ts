@@ -12,7 +12,7 @@
  * `select(req.headers["content-type"])` answers its 415 (and a JSON charset other than UTF-8)
  * before a byte is read, so the early 413 and the Content-Encoding decoding of read-body.ts are
  * the same for every type; then `selected.parse(bytes)` gives the value the validator checks
- * against the selected key's schema (validation/request-validation.ts).
+ * against the selected key's schema (validation/validate.ts).
  *
  * Choices made once here:
  * - The most specific declared key wins (OpenAPI: "more specific keys override less specific

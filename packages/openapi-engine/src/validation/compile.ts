@@ -7,8 +7,8 @@
  * template again. Here the same pieces (its spec loader, schema preprocessor, request and
  * response validators, with its option defaults; see eov-adapter.ts) are built once, before the
  * first request, one set per operation, and called synchronously; the router already knows the
- * operation, so nothing searches for it. request-validation.ts also skips the validator's
- * per-request set-up wherever it provably changes nothing.
+ * operation, so nothing searches for it. validate.ts runs them on one road per request, without
+ * the validator's per-request set-up.
  */
 import { withoutExtensions } from "@animal-store/openapi";
 import type { Contract, ServedOperation } from "../contract/contract.js";
@@ -18,7 +18,7 @@ type ValidatedOperation = Pick<ServedOperation, "operationId" | "method" | "path
 
 import { type Json, loadEov } from "./eov-adapter.js";
 import { ENGINE_FORMATS } from "./formats.js";
-import { type RequestValidator, requestValidation } from "./request-validation.js";
+import { type RequestValidator, requestValidation } from "./validate.js";
 
 /** Checks the JSON body answered with `status` against its documented schema; throws when not. */
 export type ResponseBodyValidator = (status: number, body: unknown) => void;
@@ -35,11 +35,11 @@ export type ValidatedContract = Pick<Contract, "spec" | "basePath"> & {
   operations: ValidatedOperation[];
 };
 
-/** The validators of every operation of `contract`, in its order (and a request count by path). */
+/** The validators of every operation of `contract`, in its order. */
 export async function compileValidators(
   contract: ValidatedContract,
   options: { validateResponses: boolean },
-): Promise<{ validators: OperationValidators[]; taken: { direct: number; stock: number } }> {
+): Promise<OperationValidators[]> {
   const eov = loadEov();
   const validator = new eov.OpenApiValidator({
     apiSpec: contract.spec,
@@ -96,7 +96,7 @@ export async function compileValidators(
         method: operation.method,
         expressRoute: route.expressRoute,
         operation: schema,
-        stockMetadata: {
+        metadata: {
           expressRoute: route.expressRoute,
           openApiRoute: route.openApiRoute,
           schema,
@@ -110,7 +110,7 @@ export async function compileValidators(
           : responseBodyValidator(responses, operation, responseSchema?.responses),
     };
   });
-  return { validators, taken: requests.taken };
+  return validators;
 }
 
 /**

@@ -2,7 +2,7 @@
  * Every private use of express-openapi-validator, in one place. The server drives the validator's
  * own pieces (its spec loader, schema preprocessor, request and response validators, error
  * helpers) directly instead of through `OpenApiValidator.middleware()` (see compile.ts and
- * request-validation.ts for why). These are modules of the package's build: it declares no
+ * validate.ts for why). These are modules of the package's build: it declares no
  * `exports` map, so the version is pinned exactly in package.json, and `loadEov` checks every
  * member at once, naming what an upgrade moved (eov-adapter.test.ts runs it).
  */
@@ -16,7 +16,11 @@ const EOV = "express-openapi-validator/dist";
 export type Json = Record<string, unknown>;
 
 /** An Ajv validate function, as compiled by the validator. */
-export type AjvValidate = ((data: unknown) => boolean) & { errors?: unknown[] | null };
+export type AjvValidate = ((data: unknown) => boolean) & {
+  errors?: unknown[] | null;
+  /** The schema it was compiled from. */
+  schema?: unknown;
+};
 
 /** The parts of the validator's Ajv instances used here. */
 export interface Ajv {
@@ -35,6 +39,7 @@ export interface EovRequestValidator {
   ajv: Ajv;
   ajvBody: Ajv;
   requestOpts: { allowUnknownQueryParameters?: boolean };
+  /** Compiles (and caches under `cacheKey`) the route's validators; returns its middleware. */
   buildMiddleware(
     path: string,
     operation: Json,
@@ -42,6 +47,16 @@ export interface EovRequestValidator {
     cacheKey: string,
   ): RequestHandler;
   validate: RequestHandler;
+  /** Parses the JSON text of each multipart field the body schema types as an object or array. */
+  multipartNested(req: unknown, schemaBody: unknown): void;
+  /** The body validator the discriminator value selects; throws the validator's 400 if none. */
+  discriminatorValidator(req: unknown, discriminator: Json): AjvValidate | null;
+}
+
+/** The validator's parameter mutator: reshapes parameters by their style, in place. */
+export interface EovParameterMutator {
+  /** Reads `req.openapi.schema`; reshapes `req.query`, `req.params`, headers and cookies. */
+  modifyRequest(req: unknown): void;
 }
 
 /** A route the validator's spec loader found. */
@@ -99,9 +114,12 @@ export interface EovModules {
   ajvErrorsToValidatorError(status: number, errors: unknown[]): { errors: unknown };
   dereferenceParameter(apiDoc: unknown, parameter: unknown): Json;
   normalizeParameter(ajv: Ajv, parameter: Json): { name: string; schema: Json };
-  BodySchemaParser: new () => {
-    parse(path: string, operation: Json, contentType: EovContentType): Json;
-  };
+  RequestParameterMutator: new (
+    ajv: Ajv,
+    apiDoc: unknown,
+    path: string,
+    schemaProperties: Json,
+  ) => EovParameterMutator;
   BadRequest: new (args: { path: string; message: string }) => Error & { errors?: unknown };
 }
 
@@ -113,7 +131,7 @@ const MODULES = [
   "middlewares/openapi.response.validator.js",
   "middlewares/util.js",
   "middlewares/parsers/util.js",
-  "middlewares/parsers/body.parse.js",
+  "middlewares/parsers/req.parameter.mutator.js",
   "framework/types.js",
 ];
 
@@ -129,7 +147,7 @@ export const EOV_MEMBERS: ReadonlyArray<keyof EovModules> = [
   "ajvErrorsToValidatorError",
   "dereferenceParameter",
   "normalizeParameter",
-  "BodySchemaParser",
+  "RequestParameterMutator",
   "BadRequest",
 ];
 
@@ -137,7 +155,8 @@ let loaded: EovModules | undefined;
 
 /** The methods called on the validator's classes, by class. */
 const EOV_METHODS: Partial<Record<keyof EovModules, string[]>> = {
-  RequestValidator: ["buildMiddleware", "validate"],
+  RequestValidator: ["buildMiddleware", "validate", "multipartNested", "discriminatorValidator"],
+  RequestParameterMutator: ["modifyRequest"],
   ResponseValidator: ["buildValidators", "_validate"],
 };
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
 import { firstLooseInteger, integerParameters } from "../contract/integer-parameters.js";
 import { EngineError } from "../errors.js";
-import type { RequestValidator } from "./request-validation.js";
+import type { RequestValidator } from "./validate.js";
 import { validateRequest } from "./validate.js";
 
 /** Runs the step on a request with `params` (as the router left them) whose validator coerces as `coerce` does. */

@@ -1,7 +1,7 @@
 import { parse } from "node:querystring";
 import express, { type Request } from "express";
 import { describe, expect, it } from "vitest";
-import { parseQuery, splitPlainQuery } from "./plain-query.js";
+import { parseQuery, splitPlainQuery } from "./validate.js";
 
 /** Every string of `alphabet` up to `max` characters (the fast path's whole input space, small). */
 function all(alphabet: string, max: number): string[] {
