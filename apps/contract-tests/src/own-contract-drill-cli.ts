@@ -22,7 +22,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import {
@@ -38,6 +38,7 @@ import {
   serverBasePaths,
   specOperations,
 } from "@animal-store/openapi";
+import { freePort } from "@animal-store/test-support/free-port";
 import { parse, stringify } from "yaml";
 
 const USAGE = `Usage: pnpm drill:own-contract [--keep | --discard]
@@ -179,17 +180,6 @@ async function run(command: string[], cwd = scratch, extraEnv: Record<string, st
 async function mustRun(command: string[], cwd = scratch) {
   const code = await run(command, cwd);
   if (code !== 0) throw new Error(`${command.join(" ")} exited ${code}`);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 function listening(port: number): Promise<boolean> {

@@ -13,7 +13,11 @@ import { type CompiledAnswers, compileAnswers } from "./responses/answers.js";
 import type { AnyHandler } from "./responses/handle.js";
 import { headerAjv } from "./responses/header-checks.js";
 import { compileValidators } from "./validation/compile.js";
-import type { RequestValidator } from "./validation/validate.js";
+import {
+  type IntegerParameters,
+  integerParameters,
+  type RequestValidator,
+} from "./validation/validate.js";
 
 /** One operation, compiled for serving. */
 export interface CompiledOperation extends ServedOperation {
@@ -24,6 +28,8 @@ export interface CompiledOperation extends ServedOperation {
    * undefined when it declares none.
    */
   body: CompiledRequestBody | undefined;
+  /** Its integer parameters, whose values must be decimal digits (validation/validate.ts). */
+  integers: IntegerParameters;
   /** Validates and coerces a request of it (validation/validate.ts runs it). */
   validateRequest: RequestValidator;
   /** Its documented answers: serializers, or header and body checks (responses/handle.ts). */
@@ -72,6 +78,7 @@ export async function compileOperations(
         operation.requestBody === undefined
           ? undefined
           : compileRequestBody(operation.requestBody, multipartLimits(contract.bodyLimitBytes)),
+      integers: integerParameters(contract.spec, operation),
       validateRequest: validator.validateRequest,
       answers: compileAnswers(
         contract.spec,

@@ -6,6 +6,7 @@
  * removed, so the validator's coercion answers).
  */
 import { describe, expect, it } from "vitest";
+import { integerParameters } from "../src/validation/validate.js";
 import { contract, useFixtureServer } from "./support/serve.js";
 
 const suite = useFixtureServer("strict-integers");
@@ -14,10 +15,10 @@ const get = (path: string) =>
 
 // Every integer parameter of the fixture, by where it is, read off the compiled contract.
 const inQuery = contract.operations.flatMap((op) =>
-  op.integers.query.map((name) => ({ op, name, where: "query" })),
+  integerParameters(contract.spec, op).query.map((name) => ({ op, name, where: "query" })),
 );
 const inPath = contract.operations.flatMap((op) =>
-  op.integers.path.map((name) => ({ op, name, where: "path" })),
+  integerParameters(contract.spec, op).path.map((name) => ({ op, name, where: "path" })),
 );
 const LOOSE = ["0x10", "1e2", "%205", "%2B1", "+1", "01", "1.0", "5%20", "0b1", "0o7"];
 

@@ -1,7 +1,7 @@
 /** listPets: one page in ascending id order, with a `next` link unless it is the last. */
 import type { Pet } from "@animal-store/api-types";
 import { JsonText } from "@animal-store/openapi-engine";
-import { nextCursor, nextLink, pageStart, readPage } from "../paging/page.js";
+import { nextCursor, nextLink, pageStart, readPage } from "../paging/keyset-paging.js";
 import { textPageItems } from "../store/json-pages.js";
 import type { HandlerFactory } from "./types.js";
 

@@ -26,7 +26,6 @@ import {
 } from "@animal-store/openapi";
 import { compileErrorShape, type ErrorShape } from "../errors/problem-details.js";
 import { checkErrorCodes } from "./error-codes.js";
-import { type IntegerParameters, integerParameters } from "./integer-parameters.js";
 
 /** What a deprecated operation's answers carry, and when it starts answering 410. */
 export interface CompiledDeprecation {
@@ -47,8 +46,6 @@ export interface ServedOperation extends SpecOperation {
   pattern: RegExp;
   names: string[];
   requiresCredential: boolean;
-  /** Its integer parameters, whose values must be decimal digits (validation/validate.ts). */
-  integers: IntegerParameters;
   deprecation: CompiledDeprecation | undefined;
   responses: DocumentedResponse[];
 }
@@ -147,7 +144,6 @@ export function compileContract({ spec, text }: LoadedSpec): Contract {
       ...operation,
       ...pathTemplatePattern(operation.path),
       requiresCredential: !allowsAnonymous(operation),
-      integers: integerParameters(spec, operation),
       deprecation: compileDeprecation(spec, operation, operations),
       responses: documentedResponses(spec, operation),
     }),

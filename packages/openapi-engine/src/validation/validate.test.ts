@@ -2,10 +2,9 @@ import { specOperations } from "@animal-store/openapi";
 import type { NextFunction, Request } from "express";
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
-import { firstLooseInteger, integerParameters } from "../contract/integer-parameters.js";
 import { EngineError } from "../errors.js";
 import type { RequestValidator } from "./validate.js";
-import { validateRequest } from "./validate.js";
+import { firstLooseInteger, integerParameters, validateRequest } from "./validate.js";
 
 /** Runs the step on a request with `params` (as the router left them) whose validator coerces as `coerce` does. */
 function run(

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { encodeCursor } from "./cursor.js";
-import { type ListAfter, nextLink, readPage } from "./page.js";
+import { encodeCursor, type ListAfter, nextLink, readPage } from "./keyset-paging.js";
 
 interface Item {
   id: number;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, filterText } from "./cursor.js";
+import { decodeCursor, encodeCursor, filterText } from "./keyset-paging.js";
 
 const FILTER = "status=sold";
 
