@@ -3,7 +3,7 @@ import { deref } from "./document.js";
 import { exampleRequest, firstExample } from "./example-requests.js";
 import { basePathOf } from "./extensions.js";
 import { loadBundledSpec } from "./load.js";
-import { type SpecOperation, specOperations } from "./operations.js";
+import { type SpecOperation, specOperations } from "./spec-operations.js";
 import { pathTemplatePattern } from "./path-template.js";
 
 const { spec } = loadBundledSpec();

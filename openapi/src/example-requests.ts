@@ -4,7 +4,7 @@
  * example. The warm-up sends these; anything that needs "a valid call of every operation" can.
  */
 import { deref, isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./operations.js";
+import type { SpecOperation } from "./spec-operations.js";
 
 /** A request ready to send, relative to the server's origin. */
 export interface ExampleRequest {

@@ -13,7 +13,7 @@ import {
   serverBasePaths,
 } from "./extensions.js";
 import { loadBundledSpec } from "./load.js";
-import { specOperations } from "./operations.js";
+import { specOperations } from "./spec-operations.js";
 
 const { spec } = loadBundledSpec();
 

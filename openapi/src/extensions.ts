@@ -5,7 +5,7 @@
  * what it reads and throws a message naming the extension, so a bad edit fails at start.
  */
 import { isJsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./operations.js";
+import type { SpecOperation } from "./spec-operations.js";
 
 /**
  * The distinct base paths of the servers (`/v1`), in the servers' order, variables at their

@@ -16,7 +16,7 @@ export {
   type SecurityRequirement,
   withoutExtensions,
 } from "./document.js";
-export { connectionErrorCodes, documentedErrorCodes } from "./error-codes.js";
+export { connectionErrorCodes, documentedErrorCodes } from "./spec-error-codes.js";
 export { type ExampleRequest, exampleRequest, firstExample } from "./example-requests.js";
 export {
   basePathOf,
@@ -41,7 +41,7 @@ export {
   parameterDefault,
   type SpecOperation,
   specOperations,
-} from "./operations.js";
+} from "./spec-operations.js";
 export { type OperationPagination, operationPagination } from "./pagination.js";
 export { type PathTemplatePattern, pathTemplatePattern } from "./path-template.js";
 export {
@@ -51,7 +51,7 @@ export {
   documentedResponses,
   responseForStatus,
 } from "./responses.js";
-export { bearerRealm, requestHeaderNames, securitySchemes } from "./security.js";
+export { bearerRealm, requestHeaderNames, securitySchemes } from "./spec-security.js";
 export {
   declaresStatus,
   SERVER_STATUSES,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "./document.js";
 import { loadBundledSpec } from "./load.js";
-import { operationById, specOperations } from "./operations.js";
+import { operationById, specOperations } from "./spec-operations.js";
 import { operationPagination } from "./pagination.js";
 
 const { spec } = loadBundledSpec();

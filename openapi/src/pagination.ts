@@ -8,7 +8,7 @@
  * fails where it is read.
  */
 import { deref, isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./operations.js";
+import type { SpecOperation } from "./spec-operations.js";
 import { documentedResponses } from "./responses.js";
 
 /** How an operation pages. */

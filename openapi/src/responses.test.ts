@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deref, isJsonObject } from "./document.js";
 import { loadBundledSpec } from "./load.js";
-import { specOperations } from "./operations.js";
+import { specOperations } from "./spec-operations.js";
 import { documentedHeaderNames, documentedResponses, responseForStatus } from "./responses.js";
 
 const { spec } = loadBundledSpec();

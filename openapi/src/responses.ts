@@ -4,7 +4,7 @@
  * @see https://spec.openapis.org/oas/v3.1.0#response-object
  */
 import { deref, isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./operations.js";
+import type { SpecOperation } from "./spec-operations.js";
 
 /** A response header as documented. */
 export interface DocumentedHeader {

@@ -5,7 +5,7 @@
  * `spec-facts/server-statuses` reads this list, so the spec is told when it is edited.
  */
 import type { OpenApiDocument } from "./document.js";
-import { allowsAnonymous, negotiatesContent, type SpecOperation } from "./operations.js";
+import { allowsAnonymous, negotiatesContent, type SpecOperation } from "./spec-operations.js";
 
 /** One status the server can send, the operations it applies to, and the reason. */
 export interface ServerStatus {

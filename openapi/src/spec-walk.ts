@@ -4,7 +4,7 @@
  * operations use it).
  */
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./operations.js";
+import type { SpecOperation } from "./spec-operations.js";
 import type { SpecPath } from "./source-lines.js";
 
 /** A node of the document and where it is written. */

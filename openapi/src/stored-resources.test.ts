@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deref, type JsonObject, type OpenApiDocument } from "./document.js";
 import { loadBundledSpec } from "./load.js";
-import { specOperations } from "./operations.js";
+import { specOperations } from "./spec-operations.js";
 import { documentedResponses } from "./responses.js";
 import { storedResources } from "./stored-resources.js";
 

@@ -8,7 +8,7 @@
  * @see https://spec.openapis.org/oas/v3.1.0#media-type-object
  */
 import { deref, isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
-import { type SpecOperation, specOperations } from "./operations.js";
+import { type SpecOperation, specOperations } from "./spec-operations.js";
 import { documentedResponses } from "./responses.js";
 
 /** A stored resource and the distinct examples of it. */

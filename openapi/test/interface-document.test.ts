@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { basePathOf } from "../src/extensions.js";
-import { specOperations } from "../src/operations.js";
+import { specOperations } from "../src/spec-operations.js";
 import { agrees, at, jsonSchema, operationAt, parameterOf, schemaRef, source } from "./source.js";
 import type { Json } from "./spec.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "./document.js";
-import { specOperations } from "./operations.js";
-import { bearerRealm, requestHeaderNames, securitySchemes } from "./security.js";
+import { specOperations } from "./spec-operations.js";
+import { bearerRealm, requestHeaderNames, securitySchemes } from "./spec-security.js";
 
 /** A document with `schemes`, one operation per entry of `security`, and `extra` paths. */
 function doc(schemes: Record<string, unknown>, paths: Record<string, unknown>): OpenApiDocument {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "./document.js";
 import { loadBundledSpec } from "./load.js";
-import { allowsAnonymous, operationById, specOperations } from "./operations.js";
+import { allowsAnonymous, operationById, specOperations } from "./spec-operations.js";
 
 function doc(paths: Record<string, unknown>, security?: unknown): OpenApiDocument {
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { OpenApiDocument } from "./document.js";
-import { connectionErrorCodes, documentedErrorCodes } from "./error-codes.js";
-import { specOperations } from "./operations.js";
+import { connectionErrorCodes, documentedErrorCodes } from "./spec-error-codes.js";
+import { specOperations } from "./spec-operations.js";
 
 const error = (codes: string[]) => ({
   content: {

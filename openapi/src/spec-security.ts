@@ -7,7 +7,7 @@
  * @see https://spec.openapis.org/oas/v3.1.0#security-requirement-object
  */
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./operations.js";
+import type { SpecOperation } from "./spec-operations.js";
 
 /** The document's security schemes by name (`components.securitySchemes`). */
 export function securitySchemes(spec: OpenApiDocument): Record<string, JsonObject> {

@@ -4,7 +4,7 @@
  * before a request was read (`info.x-connection-errors`, whose schema is the Error shape's).
  */
 import { deref, isJsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./operations.js";
+import type { SpecOperation } from "./spec-operations.js";
 import { documentedResponses } from "./responses.js";
 
 /** Every `code` value an error body of `operations` may carry. */
