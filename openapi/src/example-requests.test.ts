@@ -3,8 +3,8 @@ import { deref } from "./document.js";
 import { exampleRequest, firstExample } from "./example-requests.js";
 import { basePathOf } from "./extensions.js";
 import { loadBundledSpec } from "./load.js";
-import { type SpecOperation, specOperations } from "./spec-operations.js";
 import { pathTemplatePattern } from "./path-template.js";
+import { type SpecOperation, specOperations } from "./spec-operations.js";
 
 const { spec } = loadBundledSpec();
 const basePath = basePathOf(spec);

@@ -16,7 +16,6 @@ export {
   type SecurityRequirement,
   withoutExtensions,
 } from "./document.js";
-export { connectionErrorCodes, documentedErrorCodes } from "./spec-error-codes.js";
 export { type ExampleRequest, exampleRequest, firstExample } from "./example-requests.js";
 export {
   basePathOf,
@@ -34,14 +33,6 @@ export {
   serverBasePaths,
 } from "./extensions.js";
 export { bundledSpecPath, type LoadedSpec, loadBundledSpec, readSpec } from "./load.js";
-export {
-  allowsAnonymous,
-  negotiatesContent,
-  operationById,
-  parameterDefault,
-  type SpecOperation,
-  specOperations,
-} from "./spec-operations.js";
 export { type OperationPagination, operationPagination } from "./pagination.js";
 export { type PathTemplatePattern, pathTemplatePattern } from "./path-template.js";
 export {
@@ -51,7 +42,6 @@ export {
   documentedResponses,
   responseForStatus,
 } from "./responses.js";
-export { bearerRealm, requestHeaderNames, securitySchemes } from "./spec-security.js";
 export {
   declaresStatus,
   SERVER_STATUSES,
@@ -59,6 +49,16 @@ export {
   undeclaredStatuses,
 } from "./server-statuses.js";
 export { place, type SourceLines, type SpecPath, sourceLines } from "./source-lines.js";
+export { connectionErrorCodes, documentedErrorCodes } from "./spec-error-codes.js";
+export {
+  allowsAnonymous,
+  negotiatesContent,
+  operationById,
+  parameterDefault,
+  type SpecOperation,
+  specOperations,
+} from "./spec-operations.js";
+export { bearerRealm, requestHeaderNames, securitySchemes } from "./spec-security.js";
 export {
   follow,
   jsonMedia,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "./document.js";
 import { loadBundledSpec } from "./load.js";
-import { operationById, specOperations } from "./spec-operations.js";
 import { operationPagination } from "./pagination.js";
+import { operationById, specOperations } from "./spec-operations.js";
 
 const { spec } = loadBundledSpec();
 const operations = specOperations(spec);

@@ -8,8 +8,8 @@
  * fails where it is read.
  */
 import { deref, isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./spec-operations.js";
 import { documentedResponses } from "./responses.js";
+import type { SpecOperation } from "./spec-operations.js";
 
 /** How an operation pages. */
 export interface OperationPagination {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { deref, isJsonObject } from "./document.js";
 import { loadBundledSpec } from "./load.js";
-import { specOperations } from "./spec-operations.js";
 import { documentedHeaderNames, documentedResponses, responseForStatus } from "./responses.js";
+import { specOperations } from "./spec-operations.js";
 
 const { spec } = loadBundledSpec();
 const operations = specOperations(spec);

@@ -4,8 +4,8 @@
  * before a request was read (`info.x-connection-errors`, whose schema is the Error shape's).
  */
 import { deref, isJsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./spec-operations.js";
 import { documentedResponses } from "./responses.js";
+import type { SpecOperation } from "./spec-operations.js";
 
 /** Every `code` value an error body of `operations` may carry. */
 export function documentedErrorCodes(

@@ -4,8 +4,8 @@
  * operations use it).
  */
 import { isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
-import type { SpecOperation } from "./spec-operations.js";
 import type { SpecPath } from "./source-lines.js";
+import type { SpecOperation } from "./spec-operations.js";
 
 /** A node of the document and where it is written. */
 export interface Located<T = JsonObject> {

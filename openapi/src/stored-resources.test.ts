@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { deref, type JsonObject, type OpenApiDocument } from "./document.js";
 import { loadBundledSpec } from "./load.js";
-import { specOperations } from "./spec-operations.js";
 import { documentedResponses } from "./responses.js";
+import { specOperations } from "./spec-operations.js";
 import { storedResources } from "./stored-resources.js";
 
 const { spec } = loadBundledSpec();

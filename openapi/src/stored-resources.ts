@@ -8,8 +8,8 @@
  * @see https://spec.openapis.org/oas/v3.1.0#media-type-object
  */
 import { deref, isJsonObject, type JsonObject, type OpenApiDocument } from "./document.js";
-import { type SpecOperation, specOperations } from "./spec-operations.js";
 import { documentedResponses } from "./responses.js";
+import { type SpecOperation, specOperations } from "./spec-operations.js";
 
 /** A stored resource and the distinct examples of it. */
 export interface StoredResource {

@@ -8,8 +8,8 @@ import { join, relative } from "node:path";
 import { expect } from "vitest";
 import { parse } from "yaml";
 import type { OpenApiDocument } from "../src/document.js";
-import { specOperations } from "../src/spec-operations.js";
 import { type SpecPath, sourceLines } from "../src/source-lines.js";
+import { specOperations } from "../src/spec-operations.js";
 import { follow, type Located, operationPath } from "../src/spec-walk.js";
 import type { Json } from "./spec.js";
 
