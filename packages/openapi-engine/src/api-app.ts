@@ -26,7 +26,6 @@ import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation
 import { errorHandler, notFound } from "./error-handler.js";
 import { installEdgeAnswers } from "./http-server/edge-answers.js";
 import type { ServedApp } from "./http-server/http-server.js";
-import { Lifecycle } from "./lifecycle/lifecycle.js";
 import type { EngineMetrics } from "./metrics/engine-metrics.js";
 import { measureRequests } from "./metrics/tally.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
@@ -39,6 +38,7 @@ import { responseHeaders } from "./response-headers/response-headers.js";
 import { handle, refuseUnacceptable } from "./responses/handle.js";
 import {
   answerOptions,
+  Lifecycle,
   type Preflight,
   type Routed,
   refuseUnmatched,

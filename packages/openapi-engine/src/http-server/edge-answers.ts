@@ -10,7 +10,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from "express";
 import { type ConnectionError, EdgeRefusal } from "../errors.js";
-import { compose } from "../lifecycle/compose.js";
+import { compose } from "../routing/router.js";
 
 /** Answers a parsed request with `what` through the app's steps. */
 export type EdgeAnswer = (req: IncomingMessage, res: ServerResponse, what: ConnectionError) => void;
