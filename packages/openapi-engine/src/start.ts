@@ -220,7 +220,7 @@ export async function startEngine<S extends EngineStore>(
 
 /**
  * An answer given before a request could be read (http-server/http-server.ts) gets what
- * request-context/observe.ts gives every other: one access line (no method or path: none was
+ * metrics/observe.ts gives every other: one access line (no method or path: none was
  * read) and its count in the metrics, under the requests outside the API.
  */
 function observeConnectionAnswers(logger: Logger, metrics: EngineMetrics | undefined) {
