@@ -38,7 +38,8 @@ import {
 import type { AddressInfo, Socket } from "node:net";
 import { performance } from "node:perf_hooks";
 import type { PlanLimits } from "@animal-store/openapi";
-import type { Express } from "express";
+import type { Express, Request, RequestHandler, Response } from "express";
+import helmet from "helmet";
 import { walkHeaderLines } from "../auth/credentials.js";
 import type { AppConfig } from "../config.js";
 import type { ErrorShape } from "../errors/problem-details.js";
@@ -49,12 +50,55 @@ import {
   type RateLimiter,
   rateLimitHeaderEntries,
 } from "../rate-limit/index.js";
-import { staticResponseHeaders } from "../response-headers/response-headers.js";
 import { capConnections } from "./connection-caps.js";
 import { type EdgeAnswer, edgeAnswerOf } from "./edge-answers.js";
 import { lingerAfterAnswer, lingeringClose, setLingerSettings } from "./lingering-close.js";
 import { portTakenMessage } from "./port-holder.js";
 import { tuneV8ForServing } from "./v8-tuning.js";
+
+/**
+ * helmet, reduced to the headers that protect a JSON API (OWASP REST Security Cheat Sheet):
+ * a deny-all CSP with `frame-ancestors 'none'`, X-Frame-Options, X-Content-Type-Options,
+ * Strict-Transport-Security and Cross-Origin-Resource-Policy. The rest of helmet's set governs
+ * how a browser renders and navigates HTML documents (referrer, DNS prefetch, opener, IE8
+ * downloads, Flash policies, the legacy XSS auditor); an answer that is never rendered gains
+ * nothing from them, and each costs every response a header (the docs page, which is HTML, has
+ * its own full set in ops-routes.ts).
+ */
+export function securityHeaders(): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    },
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    referrerPolicy: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    // DENY, in line with frame-ancestors 'none' (helmet's default is SAMEORIGIN).
+    xFrameOptions: { action: "deny" },
+  });
+}
+
+/**
+ * helmet's security headers plus `Cache-Control: no-store` (answers depend on the caller's key),
+ * as a list computed once: helmet runs at start-up against a recorder, so the values stay
+ * helmet's while a request only copies a fixed list, without helmet's per-request dispatch.
+ */
+export function staticResponseHeaders(): ReadonlyArray<readonly [string, string]> {
+  const headers: [string, string][] = [];
+  const recorder = {
+    setHeader: (name: string, value: string) => headers.push([name, String(value)]),
+    removeHeader: () => {},
+  };
+  securityHeaders()({} as Request, recorder as unknown as Response, () => {});
+  if (headers.length === 0) throw new Error("helmet set no headers on the recorder");
+  headers.push(["Cache-Control", "no-store"]);
+  return headers;
+}
 
 /** What the server needs besides the app: its bounds and the anonymous window's limiter. */
 export interface HttpServerOptions {

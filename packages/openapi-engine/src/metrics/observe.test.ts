@@ -5,7 +5,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
 import { compileContract } from "../contract/contract.js";
-import { requestContext } from "../request-context/request-context.js";
+import { requestContext } from "../api-app.js";
 import { EngineMetrics } from "./engine-metrics.js";
 import {
   ABORTED,

@@ -23,8 +23,8 @@ import { HTTP_METHODS } from "@animal-store/openapi";
 import type { Response } from "express";
 import type { Logger } from "pino";
 import type { CallerLocals } from "../auth/credentials.js";
+import type { RequestLocals } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
-import type { RequestLocals } from "../request-context/request-context.js";
 import type { EngineMetrics } from "./engine-metrics.js";
 
 /** The label of requests under the base path that match no operation (unknown path or method, OPTIONS). */
