@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { LoadedSpec, PlanLimits } from "@animal-store/openapi";
 import cors from "cors";
-import express, { type Express, type RequestHandler } from "express";
+import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { Application, EngineStore } from "./application.js";
 import { createKeyLookup } from "./auth/api-keys.js";

@@ -4,8 +4,8 @@ import express, { type Express } from "express";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
-import { compileContract } from "../contract/contract.js";
 import { requestContext } from "../api-app.js";
+import { compileContract } from "../contract/contract.js";
 import { EngineMetrics } from "./engine-metrics.js";
 import {
   ABORTED,
