@@ -136,7 +136,7 @@ const FAULTS = [
   ],
   [
     "HTTP/1.0 with Transfer-Encoding served",
-    "src/http-server/request-edge.ts",
+    "src/http-server/http-server.ts",
     'if (req.httpVersionMinor === 0 && headers["transfer-encoding"] !== undefined) {',
     'if (req.httpVersionMinor === 7 && headers["transfer-encoding"] !== undefined) {',
     "test/http-edge-refusals.test.ts",
@@ -144,7 +144,7 @@ const FAULTS = [
   ],
   [
     "a repeated Host served",
-    "src/http-server/request-edge.ts",
+    "src/http-server/http-server.ts",
     "walkHeaderLines(req) > 1",
     "walkHeaderLines(req) > 9",
     "test/http-edge-refusals.test.ts",
@@ -152,7 +152,7 @@ const FAULTS = [
   ],
   [
     "an invalid Host served",
-    "src/http-server/request-edge.ts",
+    "src/http-server/http-server.ts",
     "!HOST.test(host) ||",
     "",
     "test/http-edge-refusals.test.ts",
@@ -192,7 +192,7 @@ const FAULTS = [
   ],
   [
     "the request target not checked against the contract's bound",
-    "src/http-server/request-edge.ts",
+    "src/http-server/http-server.ts",
     "if ((req.url as string).length > bounds.targetLimitBytes)",
     "if ((req.url as string).length > 10 * bounds.targetLimitBytes)",
     "test/http-edge-refusals.test.ts",
@@ -200,7 +200,7 @@ const FAULTS = [
   ],
   [
     "an overflowing request target answered 431",
-    "src/http-server/connection-answers.ts",
+    "src/http-server/http-server.ts",
     "          ? overflowAnswer(err)\n",
     "          ? connectionErrors.headersTooLarge\n",
     "test/http-edge-refusals.test.ts",
@@ -208,7 +208,7 @@ const FAULTS = [
   ],
   [
     "a declared Content-Length over the limit not refused before the body",
-    "src/http-server/request-edge.ts",
+    "src/http-server/http-server.ts",
     "Number(length) > bounds.bodyLimitBytes",
     "Number(length) < 0",
     "test/http-edge-refusals.test.ts",
@@ -224,7 +224,7 @@ const FAULTS = [
   ],
   [
     "a request refused at the edge closed without lingering (the client's unread 413 reset away)",
-    "src/http-server/connection-answers.ts",
+    "src/http-server/http-server.ts",
     "      closeWithin(socket);\n      answer(req, res, what);\n",
     "      answer(req, res, what);\n",
     "test/lingering-close.test.ts",
@@ -360,7 +360,7 @@ const FAULTS = [
   ],
   [
     "RateLimit-Policy and RateLimit left out of the answers given before a request",
-    "src/http-server/connection-answers.ts",
+    "src/http-server/http-server.ts",
     "? rateLimitHeaderEntries(decision)",
     "? rateLimitHeaderEntries(decision).slice(0, 3)",
     "test/http-edges.test.ts",

@@ -1,14 +1,17 @@
 /**
  * The API as an Express app: the request lifecycle assembled from its steps (see README.md,
- * "Request lifecycle"). Every request first gets its id, access log and response headers; under
+ * "Request lifecycle"), its entry, and the steps every request takes (below: the response headers
+ * and the request id). Every request first gets its id, access log and response headers; under
  * the base path the router hands it to one of three lifecycles (an operation, OPTIONS, or
  * nothing matched); outside it, the ops routes. A pure factory over compiled operations: it binds
  * no port and reads no environment, so tests and the warm-up build as many as they like.
  */
 
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { LoadedSpec, PlanLimits } from "@animal-store/openapi";
-import express, { type Express } from "express";
+import cors from "cors";
+import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { Application, EngineStore } from "./application.js";
 import { createKeyLookup } from "./auth/api-keys.js";
@@ -24,21 +27,20 @@ import type { AppConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";
 import { deprecationHeaders, refuseAfterSunset } from "./deprecation/deprecation.js";
 import { errorHandler, notFound } from "./error-handler.js";
+import { presetHeaders, type RequestLocals, setEngineHeader } from "./express-messages.js";
 import { installEdgeAnswers } from "./http-server/edge-answers.js";
-import type { ServedApp } from "./http-server/http-server.js";
-import { Lifecycle } from "./lifecycle/lifecycle.js";
+import { type ServedApp, staticResponseHeaders } from "./http-server/http-server.js";
+import { step } from "./lifecycle/lifecycle.js";
 import type { EngineMetrics } from "./metrics/engine-metrics.js";
-import { measureRequests } from "./metrics/tally.js";
+import { measureRequests, observeRequests } from "./metrics/observe.js";
 import { countedOutsideApi, type OpsRoute, opsPaths, opsRoutes } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { limitsFor, type RateLimiter, rateLimit } from "./rate-limit/index.js";
 import { requestBody } from "./request-body/body-step.js";
-import { observeRequests } from "./request-context/observe.js";
-import { type RequestLocals, requestContext } from "./request-context/request-context.js";
-import { responseHeaders } from "./response-headers/response-headers.js";
 import { handle, refuseUnacceptable } from "./responses/handle.js";
 import {
   answerOptions,
+  Lifecycle,
   type Preflight,
   type Routed,
   refuseUnmatched,
@@ -283,6 +285,85 @@ export function assembleApiApp(deps: ApiAppDeps): ApiApp {
 
 /** The error handler answers every error itself; nothing is left for a `next` to do. */
 const lastResort: express.NextFunction = () => {};
+
+/*
+ * The steps every request takes, after the access line and the metrics count (metrics/observe.ts).
+ *
+ * Response headers every answer carries: helmet's security headers (a JSON API needs no script,
+ * style or framing, so the CSP allows nothing; the list is http-server.ts's
+ * `staticResponseHeaders`, which the edge's answers carry too), `Cache-Control: no-store` (answers
+ * depend on the caller's key), and CORS for the configured origins so a browser app can send the
+ * bearer header and read the documented headers.
+ *
+ * Request ids. An incoming `X-Request-Id` is kept when it is short and plain (so ids can be traced
+ * through a proxy), otherwise one is generated; it is echoed back and goes into every log line
+ * (metrics/observe.ts writes the access line) and every 500 message.
+ */
+
+/** What CORS lets a browser app do: the contract's methods, request and response headers. */
+interface CorsLists {
+  methods: string[];
+  allowedHeaders: string[];
+  exposedHeaders: string[];
+}
+
+/**
+ * CORS for `origins` (or any origin for `["*"]`), allowing the contract's methods and request
+ * headers and exposing every response header it documents; null when no origin is configured.
+ */
+function corsFor(origins: string[], lists: CorsLists): RequestHandler | null {
+  if (origins.length === 0) return null;
+  return cors({
+    origin: origins.includes("*") ? "*" : origins,
+    methods: lists.methods,
+    allowedHeaders: lists.allowedHeaders,
+    exposedHeaders: lists.exposedHeaders,
+    maxAge: 600,
+    // The preflight goes on to the API, which answers it 204 with Allow and the caller's
+    // rate-limit headers (an OPTIONS request is never counted).
+    preflightContinue: true,
+  });
+}
+
+/** What every answer's headers depend on. */
+interface ResponseHeaderOptions {
+  /** Origins a browser app may call from (CORS_ORIGINS); none turns CORS off. */
+  corsOrigins: string[];
+  cors: CorsLists;
+  /**
+   * Milliseconds since the epoch. Another clock than Date.now (tests and gates run the server at
+   * another time) also sets `Date`, so clients that correct for clock skew with it agree with
+   * `X-RateLimit-Reset`; with the real clock Node writes `Date` itself.
+   */
+  clock: () => number;
+}
+
+/** The first step of every request: security headers, no-store, CORS and, with a test clock, Date. */
+function responseHeaders(options: ResponseHeaderOptions) {
+  const preset = presetHeaders(staticResponseHeaders());
+  const cors = corsFor(options.corsOrigins, options.cors);
+  const clock = options.clock === Date.now ? undefined : options.clock;
+  return step(function responseHeaders(req, res, next) {
+    preset(res);
+    if (clock !== undefined) res.setHeader("Date", new Date(clock()).toUTCString());
+    if (cors === null) next();
+    else cors(req, res, next);
+  });
+}
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The step after the fixed headers: sets `requestId` and echoes it as X-Request-Id. */
+export function requestContext() {
+  return step<object, RequestLocals>(function requestContext(req, res, next) {
+    const incoming = req.headers["x-request-id"];
+    const requestId =
+      typeof incoming === "string" && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    res.locals.requestId = requestId;
+    setEngineHeader(res, "x-request-id", "X-Request-Id", requestId);
+    next();
+  });
+}
 
 /** What `createApiApp` builds an app of an application on. */
 export interface ApiAppOptions<S extends EngineStore> {

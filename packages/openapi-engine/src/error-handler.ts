@@ -10,7 +10,7 @@ import type { NextFunction, Request, Response } from "express";
 import type { Logger } from "pino";
 import type { ErrorShape } from "./errors/problem-details.js";
 import { EngineError, engineErrors, StoreUnavailableError } from "./errors.js";
-import type { RequestLocals } from "./request-context/request-context.js";
+import type { RequestLocals } from "./express-messages.js";
 import type { CompiledAnswers } from "./responses/answers.js";
 
 /** What the error handler reads: the request id, and the operation when the router found one. */

@@ -6,7 +6,7 @@ import {
   presetIsDirect,
   setEngineHeader,
 } from "./express-messages.js";
-import { staticResponseHeaders } from "./response-headers/response-headers.js";
+import { staticResponseHeaders } from "./http-server/http-server.js";
 
 /** A fresh response's first header set by the engine: its table is the engine's. */
 const engineHeadersOnly = (res: ServerResponse) => setEngineHeader(res, "x-one", "X-One", "1");

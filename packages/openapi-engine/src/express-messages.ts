@@ -56,6 +56,15 @@ const Locals = bareClass<LocalsShape>(function Locals(this: LocalsShape) {
   this.mediaType = undefined;
 });
 
+/**
+ * What the request context (api-app.ts, `requestContext`) sets, for every later step and the
+ * error handler.
+ */
+export interface RequestLocals {
+  /** Echoed as X-Request-Id; in every log line and 500 message. */
+  requestId: string;
+}
+
 /** A fresh `res.locals`. */
 export function newLocals(): Record<string, unknown> {
   return new Locals() as unknown as Record<string, unknown>;

@@ -46,6 +46,7 @@ export {
   engineErrors,
   StoreUnavailableError,
 } from "./errors.js";
+export { staticResponseHeaders } from "./http-server/http-server.js";
 export {
   type PortHolder,
   portHolders,
@@ -69,5 +70,4 @@ export {
   type Usage,
   type UsageScope,
 } from "./rate-limit/index.js";
-export { staticResponseHeaders } from "./response-headers/response-headers.js";
 export { type RunningServer, type StartOptions, startEngine } from "./start.js";

@@ -219,8 +219,8 @@ export async function startEngine<S extends EngineStore>(
 }
 
 /**
- * An answer given before a request could be read (http-server/connection-answers.ts) gets what
- * request-context/observe.ts gives every other: one access line (no method or path: none was
+ * An answer given before a request could be read (http-server/http-server.ts) gets what
+ * metrics/observe.ts gives every other: one access line (no method or path: none was
  * read) and its count in the metrics, under the requests outside the API.
  */
 function observeConnectionAnswers(logger: Logger, metrics: EngineMetrics | undefined) {

@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { staticResponseHeaders } from "../src/response-headers/response-headers.js";
+import { staticResponseHeaders } from "../src/http-server/http-server.js";
 import { type ScratchServer, startScratchServer } from "../src/testing/index.js";
 import { loadFixture } from "./support/fixture-contract.js";
 import { type KeyOnlyStore, listApplication, listOperations } from "./support/list-application.js";

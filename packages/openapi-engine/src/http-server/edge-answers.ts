@@ -1,16 +1,16 @@
 /**
- * Requests refused at the edge (request-edge.ts, an unsupported `Expect`) were parsed: their
- * answer is given through the app's own steps, like any other answer. It is observed (one access
- * line, the metrics), carries the response headers every answer carries (the security headers,
- * CORS) and the request id, its caller is identified and counted as the contract's "What is
- * counted" says (on the key it carries, else on its address; a caller over its limit gets the
- * 429 instead), and the error handler writes the edge's error in the `Error` shape. The
- * connection is closed after it (`Connection: close`, with a lingering close).
+ * Requests refused at the edge (the edge checks of http-server.ts, an unsupported `Expect`) were
+ * parsed: their answer is given through the app's own steps, like any other answer. It is
+ * observed (one access line, the metrics), carries the response headers every answer carries (the
+ * security headers, CORS) and the request id, its caller is identified and counted as the
+ * contract's "What is counted" says (on the key it carries, else on its address; a caller over its
+ * limit gets the 429 instead), and the error handler writes the edge's error in the `Error` shape.
+ * The connection is closed after it (`Connection: close`, with a lingering close).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from "express";
 import { type ConnectionError, EdgeRefusal } from "../errors.js";
-import { compose } from "../lifecycle/compose.js";
+import { compose } from "../routing/router.js";
 
 /** Answers a parsed request with `what` through the app's steps. */
 export type EdgeAnswer = (req: IncomingMessage, res: ServerResponse, what: ConnectionError) => void;

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { describe, expect, it } from "vitest";
-import { Lifecycle, step } from "./lifecycle.js";
+import { Lifecycle } from "../routing/router.js";
+import { step } from "./lifecycle.js";
 
 const setsCaller = step<object, { caller: string }>(function setsCaller(_req, res, next) {
   res.locals.caller = "k1";

@@ -1,10 +1,10 @@
 /**
- * What the engine counts while it serves (tally.ts), by the contract's labels; the registry
+ * What the engine counts while it serves (observe.ts), by the contract's labels; the registry
  * (registry.ts, prom-client) reads it when /metrics is scraped. No prom-client here: it is
  * loaded only when metrics are on.
  */
 import type { Contract } from "../contract/contract.js";
-import { EventTally, RequestTally } from "./tally.js";
+import { EventTally, RequestTally } from "./observe.js";
 
 /** What the engine counts while it serves; read by the registry at scrape time. */
 export class EngineMetrics {

@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import { collectDefaultMetrics, type Metric, Registry } from "prom-client";
 import type { EngineMetrics } from "./engine-metrics.js";
-import { LATENCY_BUCKETS } from "./tally.js";
+import { LATENCY_BUCKETS } from "./observe.js";
 
 type Values = Array<{
   value: number;

@@ -17,7 +17,7 @@
  */
 import type { Request, Response } from "express";
 import type { EngineError } from "../errors.js";
-import { closeWithin } from "../http-server/connection-answers.js";
+import { closeWithin } from "../http-server/http-server.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { CompiledRequestBody, ParsedBody, SelectedMediaType } from "./media-types.js";
 import { readBody } from "./read-body.js";

@@ -20,9 +20,8 @@ import type { Request, Response } from "express";
 import type { Caller, CallerLocals } from "../auth/credentials.js";
 import { JsonText } from "../contract/json-text.js";
 import { engineErrors } from "../errors.js";
-import { setEngineHeader } from "../express-messages.js";
+import { type RequestLocals, setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
-import type { RequestLocals } from "../request-context/request-context.js";
 import { type CompiledAnswer, type CompiledAnswers, isJsonType } from "./answers.js";
 
 /** A handler as the engine calls it; the application's typed handlers are these at run time. */

@@ -19,10 +19,14 @@
  * where a contract's `servers` may give several.
  *
  * @see https://spec.openapis.org/oas/v3.1.1#server-object
+ *
+ * The router also composes and runs each lifecycle it hands requests to: `Lifecycle` builds a
+ * lifecycle from its typed steps (lifecycle/lifecycle.ts says what a step is) and `compose` runs
+ * them in one Express layer.
  */
-import type { NextFunction, Request, Response } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { type EngineError, engineErrors } from "../errors.js";
-import { type Branch, step } from "../lifecycle/lifecycle.js";
+import { type Branch, type Step, step } from "../lifecycle/lifecycle.js";
 import type { PathEntry, RoutedOperation } from "./table.js";
 
 /** What the router sets for the `operation` lifecycle. */
@@ -160,3 +164,102 @@ export const answerOptions = step<Preflight>(function answerOptions(_req, res) {
 export const refuseUnmatched = step<Unmatched>(function refuseUnmatched(_req, res, next) {
   next(res.locals.unmatched);
 });
+
+/** A step called its `next` a second time. */
+export class NextCalledTwiceError extends Error {
+  constructor(step: string) {
+    super(`next() called twice by the step ${step || "(anonymous)"}`);
+    this.name = "NextCalledTwiceError";
+  }
+}
+
+/**
+ * One middleware that runs `steps` in order, then passes on to what follows it in Express.
+ *
+ * Runs a request through a fixed list of steps in one Express layer, as Hono's `compose` does:
+ * a router would walk and match a layer per step, which buys nothing for steps every request of
+ * a lifecycle takes. A step calls `next()` to go on, `next(err)` to leave for the error handler,
+ * or answers; a thrown error or a rejected promise counts as `next(err)`. Each step gets a `next`
+ * of its own that works once: a second call is a bug, and leaves as an error naming the step
+ * instead of running the steps after it again.
+ */
+export function compose(steps: readonly RequestHandler[]): RequestHandler {
+  const count = steps.length;
+  return function composed(req: Request, res: Response, done: NextFunction): void {
+    let finished = false;
+    const finish = (err?: unknown): void => {
+      if (finished) return;
+      finished = true;
+      done(err);
+    };
+    const dispatch = (index: number): void => {
+      const step = steps[index];
+      if (step === undefined) {
+        finish();
+        return;
+      }
+      let called = false;
+      const next = (err?: unknown): void => {
+        if (called) throw new NextCalledTwiceError(step.name);
+        called = true;
+        if (err !== undefined && err !== null && err !== false) finish(err);
+        else if (index + 1 < count) dispatch(index + 1);
+        else finish();
+      };
+      try {
+        const result: unknown = step(req, res, next);
+        if (result instanceof Promise) {
+          result.catch((e: unknown) => finish(e ?? new Error(`${step.name} rejected`)));
+        }
+      } catch (e) {
+        finish(e);
+      }
+    };
+    if (count === 0) finish();
+    else dispatch(0);
+  };
+}
+
+/**
+ * Steps in order. `Start` is what is set before the first step; `Have` is that and what every
+ * step so far sets.
+ */
+export class Lifecycle<Start extends object, Have extends object = Start> {
+  private constructor(private readonly steps: readonly RequestHandler[]) {}
+
+  /** An empty lifecycle whose first step finds `Start` already set. */
+  static after<Start extends object = object>(): Lifecycle<Start> {
+    return new Lifecycle<Start>([]);
+  }
+
+  /**
+   * This lifecycle with `next` at its end. A step that reads a local no earlier step sets does
+   * not compile: the second argument then asks for the names it misses.
+   */
+  use<Needs extends object, Sets extends object>(
+    next: Step<Needs, Sets>,
+    ..._order: Have extends Needs ? [] : [missing: Exclude<keyof Needs, keyof Have>]
+  ): Lifecycle<Start, Have & Sets> {
+    return new Lifecycle<Start, Have & Sets>([...this.steps, next as unknown as RequestHandler]);
+  }
+
+  /**
+   * This lifecycle with `next` at its end when `applies`, unchanged otherwise: for a step that
+   * does nothing for some operations (their lifecycles are built one per operation and leave it
+   * out). Such a step can set no local: a later step could not tell whether it ran.
+   */
+  useIf<Needs extends object>(
+    applies: boolean,
+    next: Step<Needs, Record<never, never>>,
+    ..._order: Have extends Needs ? [] : [missing: Exclude<keyof Needs, keyof Have>]
+  ): Lifecycle<Start, Have> {
+    return applies
+      ? new Lifecycle<Start, Have>([...this.steps, next as unknown as RequestHandler])
+      : this;
+  }
+
+  /** The steps as one Express middleware. */
+  handler(): Branch<Start> {
+    return compose(this.steps);
+  }
+}

@@ -12,10 +12,10 @@ import {
 } from "@animal-store/openapi";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import { multipartLimits } from "../../src/compiled-operation.js";
-import { Lifecycle, step } from "../../src/lifecycle/lifecycle.js";
+import { step } from "../../src/lifecycle/lifecycle.js";
 import { requestBody } from "../../src/request-body/body-step.js";
 import { compileRequestBody } from "../../src/request-body/media-types.js";
-import { router } from "../../src/routing/router.js";
+import { Lifecycle, router } from "../../src/routing/router.js";
 import { buildRouteTable } from "../../src/routing/table.js";
 import { compileValidators, type OperationValidators } from "../../src/validation/compile.js";
 import { validateRequest } from "../../src/validation/validate.js";

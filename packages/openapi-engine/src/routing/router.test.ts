@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { describe, expect, it } from "vitest";
-import { compose, NextCalledTwiceError } from "./compose.js";
+import { compose, NextCalledTwiceError } from "./router.js";
 
 /** Runs `handler` on a fake request; resolves with what it passed on (or "answered"). */
 function run(handler: RequestHandler, req: Partial<Request> = {}): Promise<unknown> {

@@ -1,6 +1,6 @@
 import express from "express";
 import { describe, expect, it } from "vitest";
-import { requestContext } from "./request-context.js";
+import { requestContext } from "./api-app.js";
 
 /** The X-Request-Id an app with only the request context answers with, and the id it set. */
 async function answered(headers: Record<string, string> = {}) {

@@ -1,12 +1,30 @@
 /**
- * What the hot path counts into: plain numbers in arrays indexed by the compiled operation (and a
- * small map of method and status per operation), folded into Prometheus metrics only when
- * /metrics is scraped (registry.ts). A request costs a few array writes, no label strings, no
- * hashing; label values are only ever the contract's operationIds, a fixed list of methods, the
- * status codes Node can send, and two fixed names for requests without an operation.
+ * The access line and the metrics count of every request.
+ *
+ * The step (`observeRequests`): the first step of every request when access logs or metrics are
+ * on (absent when both are off): notes when the request arrived and adds one `close` listener to
+ * its response, which writes the access line (for an answer that was finished) and records the
+ * request for metrics (every request, an aborted one included). One listener for both, not one
+ * each: a second listener on a response costs an array of listeners, copied at every emit
+ * (apps/bench/README.md).
+ *
+ * Access lines carry the path only, never the query string or headers, so a key sent in the
+ * wrong place never reaches the logs.
+ *
+ * The counts (`RequestTally`): what the hot path counts into: plain numbers in arrays indexed by
+ * the compiled operation (and a small map of method and status per operation), folded into
+ * Prometheus metrics only when /metrics is scraped (registry.ts). A request costs a few array
+ * writes, no label strings, no hashing; label values are only ever the contract's operationIds, a
+ * fixed list of methods, the status codes Node can send, and two fixed names for requests without
+ * an operation.
  */
+import { performance } from "node:perf_hooks";
 import { HTTP_METHODS } from "@animal-store/openapi";
 import type { Response } from "express";
+import type { Logger } from "pino";
+import type { CallerLocals } from "../auth/credentials.js";
+import type { RequestLocals } from "../express-messages.js";
+import { step } from "../lifecycle/lifecycle.js";
 import type { EngineMetrics } from "./engine-metrics.js";
 
 /** The label of requests under the base path that match no operation (unknown path or method, OPTIONS). */
@@ -118,17 +136,17 @@ export class EventTally {
  * What metrics count of each request, when metrics are on (nothing otherwise, so metrics off
  * costs nothing): a request in flight from its arrival, and when its connection is done the
  * request under its operation (the router's compiled operation, by index), or under a fixed
- * label when it has none. The request-observing step (request-context/observe.ts) calls these
+ * label when it has none. The request-observing step (`observeRequests`) calls these
  * from the one listener it adds per response, shared with the access log.
  *
  * What the recorder reads from a response's locals.
  */
-export interface MeasureLocals {
+interface MeasureLocals {
   operation?: { index: number } | undefined;
 }
 
 /** Counts requests in flight and records each closed one. */
-export interface RequestMeasure {
+interface RequestMeasure {
   arrived(): void;
   /** Records the closed response `res`, `seconds` after its request arrived. */
   closed(res: Response<unknown, MeasureLocals>, seconds: number): void;
@@ -171,4 +189,56 @@ export function measureRequests(
       tally.record(index, res.req.method, status, seconds);
     },
   };
+}
+
+/** What this step sets. */
+interface ObservedLocals {
+  /** performance.now() when the request arrived. */
+  startedAt: number;
+}
+
+type ObservedResponse = Response<
+  unknown,
+  ObservedLocals & Partial<RequestLocals & CallerLocals> & MeasureLocals
+>;
+
+function pathOf(url: string): string {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** The step, or undefined when there is nothing to observe (logs below info, metrics off). */
+export function observeRequests(logger: Logger, measure?: RequestMeasure) {
+  const logRequests = logger.isLevelEnabled("info");
+  if (!logRequests && measure === undefined) return undefined;
+  // The access line is built below from fixed fields (never headers or the query string), so it
+  // skips the logger's redaction, which cost as much as writing the line (apps/bench/README.md).
+  const accessLog = logger.child({}, { redact: [] });
+  // One listener for every response (no closure or once-wrapper per request); what it logs
+  // comes from res.locals, the caller's key as far as a later step identified it.
+  function closed(this: ObservedResponse): void {
+    const ms = performance.now() - this.locals.startedAt;
+    // An answer cut off before it was finished has no access line (its status was never sent).
+    if (logRequests && this.writableFinished) {
+      const { caller, requestId } = this.locals;
+      accessLog.info(
+        {
+          reqId: requestId,
+          method: this.req.method,
+          path: pathOf(this.req.originalUrl),
+          status: this.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          keyId: caller?.kind === "key" ? caller.key.id : undefined,
+        },
+        "request",
+      );
+    }
+    measure?.closed(this, ms / 1000);
+  }
+  return step<object, ObservedLocals>(function observeRequests(_req, res, next) {
+    measure?.arrived();
+    res.locals.startedAt = performance.now();
+    res.on("close", closed);
+    next();
+  });
 }
