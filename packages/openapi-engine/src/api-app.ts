@@ -52,8 +52,7 @@ import type { ApiKeyStore } from "./storage/api-key-store.js";
 import type { StoreLifecycle } from "./storage/store-lifecycle.js";
 import { requestTracing } from "./tracing/hooks.js";
 import { traceOperation } from "./tracing/trace-operation.js";
-import { parseQuery } from "./validation/validate.js";
-import { validateRequest } from "./validation/validate.js";
+import { parseQuery, validateRequest } from "./validation/validate.js";
 
 /**
  * The store lookups of unknown keys one client address may cost per minute when the contract

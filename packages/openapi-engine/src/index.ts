@@ -52,7 +52,7 @@ export {
   portHolders,
   portTakenMessage,
 } from "./http-server/port-holder.js";
-export { createLogger, type Logger } from "./logger.js";
+export { createLogger, type Logger } from "./metrics/observe.js";
 export { notImplemented } from "./not-implemented.js";
 export type { OpsRoute } from "./ops-routes/ops-routes.js";
 export {

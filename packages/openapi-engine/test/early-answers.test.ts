@@ -18,8 +18,8 @@ import { type KeyOnlyStore, listApplication, listOperations } from "./support/li
 
 // The server's log lines, as parsed JSON (the engine's logger writes to fd 1 otherwise).
 const lines: Record<string, unknown>[] = [];
-vi.mock("../src/logger.js", async (original) => {
-  const real = (await original()) as typeof import("../src/logger.js");
+vi.mock("../src/metrics/observe.js", async (original) => {
+  const real = (await original()) as typeof import("../src/metrics/observe.js");
   return {
     ...real,
     createLogger: (config: { logLevel: string }, service: string) =>

@@ -15,7 +15,7 @@ import type { KeyLookup } from "../auth/credentials.js";
 import { type AppConfig, loadConfig } from "../config.js";
 import { compileContract } from "../contract/contract.js";
 import { expressMessageClasses } from "../express-messages.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../metrics/observe.js";
 import { createMemoryRateLimiter, type RateLimiter } from "../rate-limit/index.js";
 import { roomiestPlan, scratchDirectory, scratchEnv } from "./scratch.js";
 

@@ -1,6 +1,6 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { cachedIsoTime } from "./logger.js";
+import { cachedIsoTime } from "./observe.js";
 
 describe("cachedIsoTime", () => {
   it("writes what pino's isoTime writes, for every millisecond", () => {
