@@ -96,7 +96,7 @@ const FAULTS = [
   ],
   [
     "the first of two Authorization headers used",
-    "src/auth/credentials.ts",
+    "src/auth/security.ts",
     "authorizationLines(req) > 1",
     "authorizationLines(req) > 99",
     "test/http-edges.test.ts",
@@ -240,18 +240,18 @@ const FAULTS = [
   ],
   [
     "no lookup budget for keys absent from the key directory",
-    "src/auth/api-keys.ts",
+    "src/auth/security.ts",
     "    if (spent >= budget.perMinute || lookups >= budget.perMinute * GLOBAL_BUDGET_FACTOR) {",
     "    if (Number.isNaN(spent)) {",
-    "src/auth/api-keys.test.ts",
+    "src/auth/security.test.ts",
     "no budget",
   ],
   [
     "the key directory never reloaded (a revoked key keeps working)",
-    "src/auth/api-keys.ts",
+    "src/auth/security.ts",
     "    if (performance.now() - loadedAt >= ttlMs) {",
     "    if (loadedAt === Number.NEGATIVE_INFINITY) {",
-    "src/auth/api-keys.test.ts",
+    "src/auth/security.test.ts",
     "a revoked key stops",
   ],
   [
@@ -384,7 +384,7 @@ const FAULTS = [
   ],
   [
     "a credential other than a key counted on the address",
-    "src/auth/credentials.ts",
+    "src/auth/security.ts",
     "if (credential === undefined) {",
     "if (credential?.key === undefined) {",
     "test/security.test.ts",

@@ -7,13 +7,15 @@
 export { type ApiAppOptions, createApiApp } from "./api-app.js";
 export type { Application, ApplicationNames, EngineStore } from "./application.js";
 export {
+  type ApiKeyRecord,
+  type Caller,
   createKeyLookup,
   hashApiKey,
   issueApiKey,
+  type KeyLookup,
   type NewKeyOptions,
-} from "./auth/api-keys.js";
-export type { ApiKeyRecord, Caller, KeyLookup } from "./auth/credentials.js";
-export type { Verifiers } from "./auth/security.js";
+  type Verifiers,
+} from "./auth/security.js";
 export type {
   CredentialVerifier,
   IdentifiedCredential,

@@ -9,7 +9,7 @@
  * fills it in, once.
  */
 import type { Readable } from "node:stream";
-import type { Caller } from "../auth/credentials.js";
+import type { Caller } from "../auth/security.js";
 import type { JsonText } from "./json-text.js";
 
 /** The shape openapi-typescript gives every operation. */

@@ -5,10 +5,10 @@
  * invalid `Host` (section 3.2), and a declared `Content-Length` over the body limit (413 before
  * a byte of the body is read). These run on every request, so each is a property read or a
  * comparison; only the `Host` count walks the raw header list, without allocating, and that one
- * walk also counts the `Authorization` lines for the caller's identification (auth/credentials.ts).
+ * walk also counts the `Authorization` lines for the caller's identification (auth/security.ts).
  */
 import type { IncomingMessage } from "node:http";
-import { walkHeaderLines } from "../auth/credentials.js";
+import { walkHeaderLines } from "../auth/security.js";
 import { type ConnectionError, connectionErrors } from "../errors.js";
 
 /** The bounds the checks apply, from the contract. */

@@ -1,7 +1,7 @@
 import { rateLimitPolicy } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
-import type { ApiKeyRecord } from "../auth/credentials.js";
+import type { ApiKeyRecord } from "../auth/security.js";
 import { limitsFor } from "./middleware.js";
 
 const policy = rateLimitPolicy(loadFixture().spec);

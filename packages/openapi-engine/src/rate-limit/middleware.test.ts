@@ -8,8 +8,12 @@ import express, {
 } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
-import { type ApiKeyRecord, identifyCaller, requireCredential } from "../auth/credentials.js";
-import { compileContractSecurity } from "../auth/security.js";
+import {
+  type ApiKeyRecord,
+  compileContractSecurity,
+  identifyCaller,
+  requireCredential,
+} from "../auth/security.js";
 import type { EngineError } from "../errors.js";
 import { createMemoryRateLimiter } from "./memory.js";
 import { limitsFor, rateLimit } from "./middleware.js";

@@ -7,7 +7,7 @@
 import { ServerResponse } from "node:http";
 import type { PlanLimits, RateLimitPolicy } from "@animal-store/openapi";
 import type { Request, Response } from "express";
-import type { ApiKeyRecord, Caller, CallerLocals } from "../auth/credentials.js";
+import type { ApiKeyRecord, Caller, CallerLocals } from "../auth/security.js";
 import { engineErrors } from "../errors.js";
 import { setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";

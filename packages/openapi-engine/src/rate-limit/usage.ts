@@ -4,7 +4,7 @@
  * instance's own store: with in-process counting that is this instance's share alone).
  */
 import type { RateLimitPolicy } from "@animal-store/openapi";
-import type { ApiKeyRecord } from "../auth/credentials.js";
+import type { ApiKeyRecord } from "../auth/security.js";
 import type { RateLimiter } from "./limiter.js";
 import { limitsFor, rateLimitSubject } from "./middleware.js";
 

@@ -11,7 +11,7 @@
 import { performance } from "node:perf_hooks";
 import type { Response } from "express";
 import type { Logger } from "pino";
-import type { CallerLocals } from "../auth/credentials.js";
+import type { CallerLocals } from "../auth/security.js";
 import { step } from "../lifecycle/lifecycle.js";
 import type { MeasureLocals, RequestMeasure } from "../metrics/tally.js";
 import type { RequestLocals } from "./request-context.js";

@@ -17,7 +17,7 @@
  */
 import { Readable } from "node:stream";
 import type { Request, Response } from "express";
-import type { Caller, CallerLocals } from "../auth/credentials.js";
+import type { Caller, CallerLocals } from "../auth/security.js";
 import { JsonText } from "../contract/json-text.js";
 import { engineErrors } from "../errors.js";
 import { setEngineHeader } from "../express-messages.js";
