@@ -328,7 +328,7 @@ const FAULTS = [
   ],
   [
     "the rate-limit decision not run through the tracer",
-    "src/rate-limit/middleware.ts",
+    "src/rate-limit/rate-limit.ts",
     "const decided = tracing ? tracing.rateLimit(subject, consume) : consume();",
     "const decided = consume();",
     "test/request-tracing.test.ts",
@@ -336,7 +336,7 @@ const FAULTS = [
   ],
   [
     "RateLimit not written on the engine's answers",
-    "src/rate-limit/middleware.ts",
+    "src/rate-limit/rate-limit.ts",
     'setEngineHeader(target, "ratelimit", "RateLimit", decision.serviceLimits);',
     "",
     "test/ietf-rate-limit-fields.test.ts",

@@ -17,7 +17,7 @@ export {
   rateLimitSubject,
   setRateLimitHeaders,
   type UnknownPlanWarning,
-} from "./middleware.js";
+} from "./rate-limit.js";
 export { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit-env.js";
 export {
   createRedisRateLimiter,

@@ -16,7 +16,7 @@ import {
 } from "../auth/security.js";
 import type { EngineError } from "../errors.js";
 import { createMemoryRateLimiter } from "./memory.js";
-import { limitsFor, rateLimit } from "./middleware.js";
+import { limitsFor, rateLimit } from "./rate-limit.js";
 
 const fixture = loadFixture();
 const policy = rateLimitPolicy(fixture.spec);
