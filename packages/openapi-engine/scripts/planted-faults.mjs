@@ -344,7 +344,7 @@ const FAULTS = [
   ],
   [
     "RateLimit's minute counted off the day's requests (disagrees with X-RateLimit-*)",
-    "src/rate-limit/decision.ts",
+    "src/rate-limit/rate-limit.ts",
     "Math.max(0, limits.perMinute - counts.minute),",
     "Math.max(0, limits.perMinute - counts.day),",
     "test/ietf-rate-limit-fields.test.ts",
@@ -352,7 +352,7 @@ const FAULTS = [
   ],
   [
     "RateLimit's t rounded down (now + t falls before X-RateLimit-Reset)",
-    "src/rate-limit/decision.ts",
+    "src/rate-limit/rate-limit.ts",
     "const minuteSeconds = secondsUntil(w.minuteEndMs / 1000, nowMs);",
     "const minuteSeconds = Math.floor((w.minuteEndMs - nowMs) / 1000);",
     "test/ietf-rate-limit-fields.test.ts",
