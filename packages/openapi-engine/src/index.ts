@@ -32,13 +32,6 @@ export {
   loadConfig,
 } from "./config.js";
 export { type Contract, compileContract, type ServedOperation } from "./contract/contract.js";
-export type {
-  Handler,
-  HandlerRequest,
-  HandlerResult,
-  HandlerTable,
-} from "./contract/handler-types.js";
-export { JsonText } from "./contract/json-text.js";
 export {
   CONNECTION_ERROR_CODES,
   ENGINE_ERROR_CODES,
@@ -72,4 +65,11 @@ export {
   type UsageScope,
 } from "./rate-limit/index.js";
 export { staticResponseHeaders } from "./response-headers/response-headers.js";
+export { JsonText } from "./responses/handle.js";
+export type {
+  Handler,
+  HandlerRequest,
+  HandlerResult,
+  HandlerTable,
+} from "./responses/handler-types.js";
 export { type RunningServer, type StartOptions, startEngine } from "./start.js";

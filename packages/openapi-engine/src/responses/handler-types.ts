@@ -10,7 +10,7 @@
  */
 import type { Readable } from "node:stream";
 import type { Caller } from "../auth/security.js";
-import type { JsonText } from "./json-text.js";
+import type { JsonText } from "./handle.js";
 
 /** The shape openapi-typescript gives every operation. */
 export interface OperationShape {
