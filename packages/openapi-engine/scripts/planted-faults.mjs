@@ -328,7 +328,7 @@ const FAULTS = [
   ],
   [
     "the rate-limit decision not run through the tracer",
-    "src/rate-limit/rate-limit.ts",
+    "src/rate-limit/limits.ts",
     "const decided = tracing ? tracing.rateLimit(subject, consume) : consume();",
     "const decided = consume();",
     "test/request-tracing.test.ts",
@@ -336,7 +336,7 @@ const FAULTS = [
   ],
   [
     "RateLimit not written on the engine's answers",
-    "src/rate-limit/rate-limit.ts",
+    "src/rate-limit/limits.ts",
     'setEngineHeader(target, "ratelimit", "RateLimit", decision.serviceLimits);',
     "",
     "test/ietf-rate-limit-fields.test.ts",
@@ -344,7 +344,7 @@ const FAULTS = [
   ],
   [
     "RateLimit's minute counted off the day's requests (disagrees with X-RateLimit-*)",
-    "src/rate-limit/rate-limit.ts",
+    "src/rate-limit/limits.ts",
     "Math.max(0, limits.perMinute - counts.minute),",
     "Math.max(0, limits.perMinute - counts.day),",
     "test/ietf-rate-limit-fields.test.ts",
@@ -352,7 +352,7 @@ const FAULTS = [
   ],
   [
     "RateLimit's t rounded down (now + t falls before X-RateLimit-Reset)",
-    "src/rate-limit/rate-limit.ts",
+    "src/rate-limit/limits.ts",
     "const minuteSeconds = secondsUntil(w.minuteEndMs / 1000, nowMs);",
     "const minuteSeconds = Math.floor((w.minuteEndMs - nowMs) / 1000);",
     "test/ietf-rate-limit-fields.test.ts",

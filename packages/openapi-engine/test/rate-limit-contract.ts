@@ -4,7 +4,7 @@
  */
 import { expect, it } from "vitest";
 import type { BanSettings, RateLimiter } from "../src/rate-limit/index.js";
-import { serializePolicy } from "../src/rate-limit/rate-limit.js";
+import { serializePolicy } from "../src/rate-limit/limits.js";
 
 /** 2026-01-01T12:00:10.500Z: half a second into second 10 of a minute. */
 export const T0 = Date.UTC(2026, 0, 1, 12, 0, 10, 500);

@@ -9,7 +9,7 @@ import {
   createRedisRateLimiter,
   type RateLimiter,
 } from "../src/rate-limit/index.js";
-import { windowsAt } from "../src/rate-limit/rate-limit.js";
+import { windowsAt } from "../src/rate-limit/limits.js";
 import { limiterContract, T0 } from "./rate-limit-contract.js";
 import { loadFixture } from "./support/fixture-contract.js";
 

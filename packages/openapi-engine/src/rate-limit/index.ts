@@ -15,7 +15,7 @@ export {
   rateLimitSubject,
   setRateLimitHeaders,
   type UnknownPlanWarning,
-} from "./rate-limit.js";
+} from "./limits.js";
 export { parseRateLimitEnv, type RateLimitConfig } from "./rate-limit-env.js";
 export {
   createRedisRateLimiter,

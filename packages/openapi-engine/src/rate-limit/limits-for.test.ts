@@ -2,7 +2,7 @@ import { rateLimitPolicy } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
 import type { ApiKeyRecord } from "../auth/security.js";
-import { limitsFor } from "./rate-limit.js";
+import { limitsFor } from "./limits.js";
 
 const policy = rateLimitPolicy(loadFixture().spec);
 const fixed = policy.planNames.filter((name) => !policy.plans[name]?.custom);

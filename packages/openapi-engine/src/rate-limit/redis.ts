@@ -14,7 +14,7 @@ import {
   type Outcome,
   type Windows,
   windowsAt,
-} from "./rate-limit.js";
+} from "./limits.js";
 
 /** Where the limiter reports that it fell back to, or came back from, per-instance counting. */
 export interface RateLimitLog {

@@ -6,7 +6,7 @@
 import type { RateLimitPolicy } from "@animal-store/openapi";
 import type { ApiKeyRecord } from "../auth/security.js";
 import type { RateLimiter } from "./limiter.js";
-import { limitsFor, rateLimitSubject } from "./rate-limit.js";
+import { limitsFor, rateLimitSubject } from "./limits.js";
 
 /** Where the counts come from: one instance's memory, or the store every instance shares. */
 export type UsageScope = "instance" | "shared";

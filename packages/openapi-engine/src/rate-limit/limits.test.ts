@@ -28,7 +28,7 @@ import {
   serializePolicy,
   serviceLimitField,
   windowsAt,
-} from "./rate-limit.js";
+} from "./limits.js";
 
 const fixture = loadFixture();
 const policy = rateLimitPolicy(fixture.spec);

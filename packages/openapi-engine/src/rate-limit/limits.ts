@@ -376,7 +376,7 @@ export function policyField(limits: PlanLimits): string {
 /**
  * The `RateLimit` value: requests left and whole seconds until reset, per window. Every value is a
  * non-negative safe integer, whose sf-integer form is its decimal digits (RFC 9651 section 4.1.4),
- * so the members are joined as text per request; rate-limit.test.ts holds this to the library's
+ * so the members are joined as text per request; limits.test.ts holds this to the library's
  * serialization.
  */
 export function serviceLimitField(
