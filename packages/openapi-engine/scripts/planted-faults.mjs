@@ -96,7 +96,7 @@ const FAULTS = [
   ],
   [
     "the first of two Authorization headers used",
-    "src/auth/credentials.ts",
+    "src/auth/security.ts",
     "authorizationLines(req) > 1",
     "authorizationLines(req) > 99",
     "test/http-edges.test.ts",
@@ -240,18 +240,18 @@ const FAULTS = [
   ],
   [
     "no lookup budget for keys absent from the key directory",
-    "src/auth/api-keys.ts",
+    "src/auth/security.ts",
     "    if (spent >= budget.perMinute || lookups >= budget.perMinute * GLOBAL_BUDGET_FACTOR) {",
     "    if (Number.isNaN(spent)) {",
-    "src/auth/api-keys.test.ts",
+    "src/auth/security.test.ts",
     "no budget",
   ],
   [
     "the key directory never reloaded (a revoked key keeps working)",
-    "src/auth/api-keys.ts",
+    "src/auth/security.ts",
     "    if (performance.now() - loadedAt >= ttlMs) {",
     "    if (loadedAt === Number.NEGATIVE_INFINITY) {",
-    "src/auth/api-keys.test.ts",
+    "src/auth/security.test.ts",
     "a revoked key stops",
   ],
   [
@@ -328,7 +328,7 @@ const FAULTS = [
   ],
   [
     "the rate-limit decision not run through the tracer",
-    "src/rate-limit/middleware.ts",
+    "src/rate-limit/limits.ts",
     "const decided = tracing ? tracing.rateLimit(subject, consume) : consume();",
     "const decided = consume();",
     "test/request-tracing.test.ts",
@@ -336,7 +336,7 @@ const FAULTS = [
   ],
   [
     "RateLimit not written on the engine's answers",
-    "src/rate-limit/middleware.ts",
+    "src/rate-limit/limits.ts",
     'setEngineHeader(target, "ratelimit", "RateLimit", decision.serviceLimits);',
     "",
     "test/ietf-rate-limit-fields.test.ts",
@@ -344,7 +344,7 @@ const FAULTS = [
   ],
   [
     "RateLimit's minute counted off the day's requests (disagrees with X-RateLimit-*)",
-    "src/rate-limit/decision.ts",
+    "src/rate-limit/limits.ts",
     "Math.max(0, limits.perMinute - counts.minute),",
     "Math.max(0, limits.perMinute - counts.day),",
     "test/ietf-rate-limit-fields.test.ts",
@@ -352,7 +352,7 @@ const FAULTS = [
   ],
   [
     "RateLimit's t rounded down (now + t falls before X-RateLimit-Reset)",
-    "src/rate-limit/decision.ts",
+    "src/rate-limit/limits.ts",
     "const minuteSeconds = secondsUntil(w.minuteEndMs / 1000, nowMs);",
     "const minuteSeconds = Math.floor((w.minuteEndMs - nowMs) / 1000);",
     "test/ietf-rate-limit-fields.test.ts",
@@ -384,7 +384,7 @@ const FAULTS = [
   ],
   [
     "a credential other than a key counted on the address",
-    "src/auth/credentials.ts",
+    "src/auth/security.ts",
     "if (credential === undefined) {",
     "if (credential?.key === undefined) {",
     "test/security.test.ts",

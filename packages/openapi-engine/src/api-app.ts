@@ -14,9 +14,14 @@ import cors from "cors";
 import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { Application, EngineStore } from "./application.js";
-import { createKeyLookup } from "./auth/api-keys.js";
-import { identifyCaller, type KeyLookup, requireCredential } from "./auth/credentials.js";
-import { compileContractSecurity, type Verifiers } from "./auth/security.js";
+import {
+  compileContractSecurity,
+  createKeyLookup,
+  identifyCaller,
+  type KeyLookup,
+  requireCredential,
+  type Verifiers,
+} from "./auth/security.js";
 import {
   type CompiledOperation,
   compileOperations,

@@ -85,7 +85,7 @@ export function expressMessageClasses(app: Express): MessageClasses {
   const existing = installed.get(app);
   if (existing) return existing;
   class ExpressRequest extends IncomingMessage {
-    // Born with what the edge's header walk leaves (auth/credentials.ts, HeaderLines).
+    // Born with what the edge's header walk leaves (auth/security.ts, HeaderLines).
     authorizationLines: number | undefined = undefined;
   }
   class ExpressResponse extends ServerResponse {

@@ -7,13 +7,15 @@
 export { type ApiAppOptions, createApiApp } from "./api-app.js";
 export type { Application, ApplicationNames, EngineStore } from "./application.js";
 export {
+  type ApiKeyRecord,
+  type Caller,
   createKeyLookup,
   hashApiKey,
   issueApiKey,
+  type KeyLookup,
   type NewKeyOptions,
-} from "./auth/api-keys.js";
-export type { ApiKeyRecord, Caller, KeyLookup } from "./auth/credentials.js";
-export type { Verifiers } from "./auth/security.js";
+  type Verifiers,
+} from "./auth/security.js";
 export type {
   CredentialVerifier,
   IdentifiedCredential,
@@ -30,13 +32,6 @@ export {
   loadConfig,
 } from "./config.js";
 export { type Contract, compileContract, type ServedOperation } from "./contract/contract.js";
-export type {
-  Handler,
-  HandlerRequest,
-  HandlerResult,
-  HandlerTable,
-} from "./contract/handler-types.js";
-export { JsonText } from "./contract/json-text.js";
 export {
   CONNECTION_ERROR_CODES,
   ENGINE_ERROR_CODES,
@@ -70,4 +65,11 @@ export {
   type Usage,
   type UsageScope,
 } from "./rate-limit/index.js";
+export { JsonText } from "./responses/handle.js";
+export type {
+  Handler,
+  HandlerRequest,
+  HandlerResult,
+  HandlerTable,
+} from "./responses/handler-types.js";
 export { type RunningServer, type StartOptions, startEngine } from "./start.js";

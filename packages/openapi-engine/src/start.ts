@@ -13,8 +13,7 @@ import { type LoadedSpec, type PlanLimits, readSpec } from "@animal-store/openap
 import type { Logger } from "pino";
 import { assembleApiApp, readinessProbes } from "./api-app.js";
 import type { Application, EngineStore } from "./application.js";
-import { issueApiKey, type NewKeyOptions } from "./auth/api-keys.js";
-import type { KeyLookup } from "./auth/credentials.js";
+import { issueApiKey, type KeyLookup, type NewKeyOptions } from "./auth/security.js";
 import { compileOperations, withHandlers } from "./compiled-operation.js";
 import { type AppConfig, loadConfig } from "./config.js";
 import { type Contract, compileContract } from "./contract/contract.js";

@@ -6,7 +6,7 @@
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashApiKey } from "../src/auth/api-keys.js";
+import { hashApiKey } from "../src/auth/security.js";
 import { contract, expectError, type FixtureApp, startFixtureApp } from "./support/serve.js";
 import { basePath } from "./support/widgets.js";
 

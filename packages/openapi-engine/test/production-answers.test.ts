@@ -4,7 +4,7 @@
 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { issueApiKey } from "../src/auth/api-keys.js";
+import { issueApiKey } from "../src/auth/security.js";
 import { type ScratchApp, scratchDirectory, startScratchApp } from "../src/testing/index.js";
 import { contract, roomyPlan } from "./support/serve.js";
 import { openWidgetStore, type WidgetStore, widgetApplication } from "./support/widget-app.js";

@@ -3,8 +3,8 @@
  * with a fake clock: windows and their reset, header arithmetic, refusals not counting, bans.
  */
 import { expect, it } from "vitest";
-import { serializePolicy } from "../src/rate-limit/ietf-fields.js";
 import type { BanSettings, RateLimiter } from "../src/rate-limit/index.js";
+import { serializePolicy } from "../src/rate-limit/limits.js";
 
 /** 2026-01-01T12:00:10.500Z: half a second into second 10 of a minute. */
 export const T0 = Date.UTC(2026, 0, 1, 12, 0, 10, 500);

@@ -5,7 +5,7 @@
  * 413 and 415. Planted fault it was seen to fail on: the rate-limit step only inside the API.
  */
 import { describe, expect, it } from "vitest";
-import { serializePolicy } from "../src/rate-limit/ietf-fields.js";
+import { serializePolicy } from "../src/rate-limit/limits.js";
 import { contract, useFixtureServer } from "./support/serve.js";
 import { limitsOf, otherBasePath } from "./support/widgets.js";
 

@@ -4,12 +4,12 @@ import { rateLimitPolicy } from "@animal-store/openapi";
 import { useService } from "@animal-store/test-support";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { windowsAt } from "../src/rate-limit/decision.js";
 import {
   createMemoryRateLimiter,
   createRedisRateLimiter,
   type RateLimiter,
 } from "../src/rate-limit/index.js";
+import { windowsAt } from "../src/rate-limit/limits.js";
 import { limiterContract, T0 } from "./rate-limit-contract.js";
 import { loadFixture } from "./support/fixture-contract.js";
 

@@ -12,7 +12,7 @@
  * over the body limit (413 before a byte of the body is read). These run on every request, so each
  * is a property read or a comparison; only the `Host` count walks the raw header list, without
  * allocating, and that one walk also counts the `Authorization` lines for the caller's
- * identification (auth/credentials.ts).
+ * identification (auth/security.ts).
  *
  * The connection answers (`connectionAnswers`): answers given before a request could be read:
  * malformed HTTP (a smuggling attempt included), oversized headers or request target, a request
@@ -40,7 +40,7 @@ import { performance } from "node:perf_hooks";
 import type { PlanLimits } from "@animal-store/openapi";
 import type { Express, Request, RequestHandler, Response } from "express";
 import helmet from "helmet";
-import { walkHeaderLines } from "../auth/credentials.js";
+import { walkHeaderLines } from "../auth/security.js";
 import type { AppConfig } from "../config.js";
 import type { ErrorShape } from "../errors/problem-details.js";
 import { type ConnectionError, connectionErrors } from "../errors.js";

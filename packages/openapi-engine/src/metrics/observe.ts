@@ -28,7 +28,7 @@ import { performance } from "node:perf_hooks";
 import { HTTP_METHODS } from "@animal-store/openapi";
 import type { Response } from "express";
 import { type Logger, pino } from "pino";
-import type { CallerLocals } from "../auth/credentials.js";
+import type { CallerLocals } from "../auth/security.js";
 import type { AppConfig } from "../config.js";
 import type { RequestLocals } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";

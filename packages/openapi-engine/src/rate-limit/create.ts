@@ -1,7 +1,7 @@
 /** Picks the limiter the configuration asks for. */
 import { type BanSettings, banSettings } from "./ban.js";
 import type { RateLimiter } from "./limiter.js";
-import { createMemoryRateLimiter } from "./memory.js";
+import { createMemoryRateLimiter } from "./limits.js";
 import type { RateLimitConfig } from "./rate-limit-env.js";
 import { createRedisRateLimiter, type RateLimitLog } from "./redis.js";
 

@@ -1,7 +1,7 @@
 /** The contract between the rate-limit middleware and the stores that hold the counters. */
 
 import type { PlanLimits } from "@animal-store/openapi";
-import type { RateLimitDecision } from "./decision.js";
+import type { RateLimitDecision } from "./limits.js";
 
 /** Per-request options: callers without a key are limited but never banned. */
 export interface ConsumeOptions {

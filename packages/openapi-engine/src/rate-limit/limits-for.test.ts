@@ -1,8 +1,8 @@
 import { rateLimitPolicy } from "@animal-store/openapi";
 import { describe, expect, it } from "vitest";
 import { loadFixture } from "../../test/support/fixture-contract.js";
-import type { ApiKeyRecord } from "../auth/credentials.js";
-import { limitsFor } from "./middleware.js";
+import type { ApiKeyRecord } from "../auth/security.js";
+import { limitsFor } from "./limits.js";
 
 const policy = rateLimitPolicy(loadFixture().spec);
 const fixed = policy.planNames.filter((name) => !policy.plans[name]?.custom);

@@ -7,9 +7,14 @@
 import { Redis } from "ioredis";
 import type { BanSettings } from "./ban.js";
 import { CONSUME_SCRIPT } from "./consume-script.js";
-import { decide, type Outcome, type Windows, windowsAt } from "./decision.js";
 import type { RateLimiter } from "./limiter.js";
-import { createMemoryRateLimiter } from "./memory.js";
+import {
+  createMemoryRateLimiter,
+  decide,
+  type Outcome,
+  type Windows,
+  windowsAt,
+} from "./limits.js";
 
 /** Where the limiter reports that it fell back to, or came back from, per-instance counting. */
 export interface RateLimitLog {

@@ -4,9 +4,9 @@
  * instance's own store: with in-process counting that is this instance's share alone).
  */
 import type { RateLimitPolicy } from "@animal-store/openapi";
-import type { ApiKeyRecord } from "../auth/credentials.js";
+import type { ApiKeyRecord } from "../auth/security.js";
 import type { RateLimiter } from "./limiter.js";
-import { limitsFor, rateLimitSubject } from "./middleware.js";
+import { limitsFor, rateLimitSubject } from "./limits.js";
 
 /** Where the counts come from: one instance's memory, or the store every instance shares. */
 export type UsageScope = "instance" | "shared";

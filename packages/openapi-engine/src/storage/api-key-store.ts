@@ -38,7 +38,7 @@ export interface ApiKeyStore {
   listApiKeys(): Promise<ApiKeyRecord[]>;
   /**
    * Every key not revoked, with its hash: the directory the credential check judges keys by
-   * (auth/api-keys.ts), reloaded every API_KEY_CACHE_TTL_MS. The table is small: one row per
+   * (auth/security.ts), reloaded every API_KEY_CACHE_TTL_MS. The table is small: one row per
    * issued key.
    */
   listUsableApiKeys(): Promise<UsableApiKey[]>;

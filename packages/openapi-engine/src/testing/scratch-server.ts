@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { LoadedSpec } from "@animal-store/openapi";
 import type { Application, EngineStore } from "../application.js";
-import type { NewKeyOptions } from "../auth/api-keys.js";
+import type { NewKeyOptions } from "../auth/security.js";
 import { type RunningServer, startEngine } from "../start.js";
 import { faultableStore, type StoreFault, unreachableStore } from "./faultable-store.js";
 import { roomiestPlan, scratchDirectory, scratchEnv } from "./scratch.js";

@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { assembleApiApp } from "../api-app.js";
 import type { Application, EngineStore } from "../application.js";
-import type { ApiKeyRecord } from "../auth/credentials.js";
+import type { ApiKeyRecord } from "../auth/security.js";
 import { type CompiledOperation, withHandlers } from "../compiled-operation.js";
 import type { AppConfig } from "../config.js";
 import type { Contract } from "../contract/contract.js";

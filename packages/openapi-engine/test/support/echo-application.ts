@@ -7,8 +7,8 @@
  */
 import { type LoadedSpec, specOperations } from "@animal-store/openapi";
 import type { Application } from "../../src/application.js";
-import type { Handler } from "../../src/contract/handler-types.js";
 import type { UploadedFile } from "../../src/request-body/media-types.js";
+import type { Handler } from "../../src/responses/handler-types.js";
 import { type ScratchApp, startScratchApp } from "../../src/testing/index.js";
 import { type FixtureName, loadFixture } from "./fixture-contract.js";
 import { type KeyOnlyStore, openKeyOnlyStore } from "./list-application.js";

@@ -6,7 +6,7 @@
  */
 import { deref, type JsonObject, type LoadedSpec, specOperations } from "@animal-store/openapi";
 import type { Application } from "../../src/application.js";
-import type { Handler } from "../../src/contract/handler-types.js";
+import type { Handler } from "../../src/responses/handler-types.js";
 import {
   type ApiKeyStore,
   type ApiKeysTable,

@@ -3,7 +3,7 @@
  * validation on, TRUST_PROXY=1) with the limiter under test and a fake clock the suite sets.
  */
 import type { LoadedSpec } from "@animal-store/openapi";
-import type { NewKeyOptions } from "../../src/auth/api-keys.js";
+import type { NewKeyOptions } from "../../src/auth/security.js";
 import type { RateLimiter } from "../../src/rate-limit/index.js";
 import { startScratchApp } from "../../src/testing/index.js";
 import { widgetApplication } from "./widget-app.js";

@@ -6,8 +6,7 @@
  */
 import type { LoadedSpec } from "@animal-store/openapi";
 import type { Application } from "../../src/application.js";
-import type { Caller } from "../../src/auth/credentials.js";
-import type { Verifiers } from "../../src/auth/security.js";
+import type { Caller, Verifiers } from "../../src/auth/security.js";
 import { loadFixture } from "./fixture-contract.js";
 import { openWidgetStore, type WidgetStore, widgetApplication } from "./widget-app.js";
 

@@ -6,7 +6,7 @@
  */
 import type { LoadedSpec } from "@animal-store/openapi";
 import { afterAll, beforeAll, expect } from "vitest";
-import type { NewKeyOptions } from "../../src/auth/api-keys.js";
+import type { NewKeyOptions } from "../../src/auth/security.js";
 import type { Logger } from "../../src/metrics/observe.js";
 import type { RateLimiter } from "../../src/rate-limit/index.js";
 import {

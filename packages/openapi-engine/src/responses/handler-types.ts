@@ -9,8 +9,8 @@
  * fills it in, once.
  */
 import type { Readable } from "node:stream";
-import type { Caller } from "../auth/credentials.js";
-import type { JsonText } from "./json-text.js";
+import type { Caller } from "../auth/security.js";
+import type { JsonText } from "./handle.js";
 
 /** The shape openapi-typescript gives every operation. */
 export interface OperationShape {
