@@ -504,7 +504,7 @@ const FAULTS = [
   ],
   [
     "a response declared without content answered as JSON",
-    "src/responses/answers.ts",
+    "src/responses/handle.ts",
     'types.length === 0\n          ? "none"',
     'types.length === 0\n          ? "json"',
     "test/answers.test.ts",

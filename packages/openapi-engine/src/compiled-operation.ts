@@ -9,8 +9,8 @@ import type { Logger } from "pino";
 import type { CompiledSecurity, ContractSecurity } from "./auth/security.js";
 import type { Contract, ServedOperation } from "./contract/contract.js";
 import { type CompiledRequestBody, compileRequestBody } from "./request-body/media-types.js";
-import { type CompiledAnswers, compileAnswers } from "./responses/answers.js";
 import type { AnyHandler } from "./responses/handle.js";
+import { type CompiledAnswers, compileAnswers } from "./responses/handle.js";
 import { headerAjv } from "./responses/header-checks.js";
 import { compileValidators } from "./validation/compile.js";
 import {

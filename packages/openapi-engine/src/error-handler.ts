@@ -11,7 +11,7 @@ import type { Logger } from "pino";
 import type { ErrorShape } from "./errors/problem-details.js";
 import { EngineError, engineErrors, StoreUnavailableError } from "./errors.js";
 import type { RequestLocals } from "./express-messages.js";
-import type { CompiledAnswers } from "./responses/answers.js";
+import type { CompiledAnswers } from "./responses/handle.js";
 
 /** What the error handler reads: the request id, and the operation when the router found one. */
 type ErrorLocals = Partial<RequestLocals & { operation: { answers: CompiledAnswers } }>;
