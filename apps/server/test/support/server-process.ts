@@ -46,11 +46,17 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `node dist/main.js` with PORT=0 and resolves once it logs "listening". */
-export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [builtFile("main.js")], {
+/**
+ * Starts `node dist/main.js` with PORT=0 and resolves once it logs "listening". `nodeArgs` go
+ * before the script (`--import` of a probe); `ipc` opens a message channel to the child.
+ */
+export function spawnServer(
+  env: Record<string, string>,
+  options: { nodeArgs?: string[]; ipc?: boolean } = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), builtFile("main.js")], {
     env: childEnv({ PORT: "0", ...env }),
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: options.ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
   let stdout = "";
