@@ -68,6 +68,12 @@ export function spawnServer(
     child.once("exit", (code, signal) => resolve({ code, signal })),
   );
   return new Promise((resolve, reject) => {
+    // A child that never says "listening" (a log level that hides the line, a hang) is stopped,
+    // not left running behind the suite.
+    const giveUp = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`server did not log "listening" within 30 s: ${stderr}`));
+    }, 30_000);
     child.stdout?.on("data", (chunk) => {
       stdout += String(chunk);
       let newline = stdout.indexOf("\n");
@@ -76,6 +82,7 @@ export function spawnServer(
         stdout = stdout.slice(newline + 1);
         lines.push(line);
         if (line.msg === "listening") {
+          clearTimeout(giveUp);
           resolve({
             child,
             url: String(line.url),
@@ -96,9 +103,10 @@ export function spawnServer(
         newline = stdout.indexOf("\n");
       }
     });
-    exited.then(({ code, signal }) =>
-      reject(new Error(`server exited (${code ?? signal}) before listening: ${stderr}`)),
-    );
+    exited.then(({ code, signal }) => {
+      clearTimeout(giveUp);
+      reject(new Error(`server exited (${code ?? signal}) before listening: ${stderr}`));
+    });
   });
 }
 
