@@ -12,6 +12,13 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
+/** What `--help` prints (nothing is planted or run). */
+export const USAGE = `usage: planted-faults.mjs [--check] [index ...]
+  plants each fault (or the faults of the given indexes, from 0) in the package's files in turn,
+  runs the test that guards against it, reports whether it caught it, and restores the file
+  --check   only report whether each fault's text is still in its file; plant nothing
+  --help    print this and exit`;
+
 /** [what, file (relative to the package), text, replacement, test file, test name filter] */
 export type PlantedFault = readonly [string, string, string, string, string, string];
 
@@ -21,8 +28,22 @@ export function runPlantedFaults(
   root: string,
   argv: readonly string[],
 ): number {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  const wrong = argv.filter((arg) => arg !== "--check" && !/^\d+$/.test(arg));
+  if (wrong.length > 0) {
+    console.error(`planted-faults: not an option or a fault's index: ${wrong.join(" ")}\n${USAGE}`);
+    return 2;
+  }
   const checkOnly = argv.includes("--check");
   const only = argv.filter((arg) => arg !== "--check").map(Number);
+  const missing = only.filter((index) => index >= faults.length);
+  if (missing.length > 0) {
+    console.error(`planted-faults: no fault ${missing.join(", ")} (there are ${faults.length})`);
+    return 2;
+  }
   let caught = 0;
   let missed = 0;
   let errors = 0;
