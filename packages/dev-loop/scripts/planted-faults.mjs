@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm --filter @animal-store/dev-loop planted-faults [index ...]`: plants each fault below of
+// `pnpm --filter @animal-store/dev-loop planted-faults [--check] [index ...]`: plants each fault below of
 // the user's loop (issue 27: a spec ahead of the code, stopping, keys, the dev loop, the build
 // graph), rebuilds what runs from a build, runs the test that guards against it, and reports
 // whether the test caught it; the file is restored after each. Not part of `pnpm test` (it
@@ -65,8 +65,9 @@ const FAULTS = [
   {
     what: "pnpm start without exec (pnpm's SIGTERM stops the shell, not the server)",
     file: "package.json",
-    text: "&& cd apps/server && exec node dist/boot.js",
-    replacement: "&& cd apps/server && node dist/boot.js",
+    text: '"start": "exec node scripts/run.mjs start",',
+    // `&& true` keeps the shell from exec-ing node itself: the shell stays between them.
+    replacement: '"start": "node scripts/run.mjs start && true",',
     pkg: "packages/dev-loop",
     test: "test/drill-signals.test.ts",
     name: "pnpm start on SIGTERM",
@@ -74,8 +75,8 @@ const FAULTS = [
   {
     what: "pnpm dev without exec",
     file: "package.json",
-    text: "&& cd packages/dev-loop && exec node src/main.mjs",
-    replacement: "&& cd packages/dev-loop && node src/main.mjs",
+    text: '"dev": "exec node scripts/run.mjs dev",',
+    replacement: '"dev": "node scripts/run.mjs dev && true",',
     pkg: "packages/dev-loop",
     test: "test/drill-signals.test.ts",
     name: "pnpm dev on SIGTERM",
@@ -160,7 +161,7 @@ const FAULTS = [
   },
   {
     what: "SQLite migrations outside a transaction (a failing one half applied)",
-    file: "packages/openapi-engine/src/storage/sqlite.ts",
+    file: "packages/openapi-engine/src/storage/sqlite-database.ts",
     text: "  override get supportsTransactionalDdl(): boolean {\n    return true;",
     replacement: "  override get supportsTransactionalDdl(): boolean {\n    return false;",
     pkg: "packages/openapi-engine",
@@ -176,7 +177,7 @@ const FAULTS = [
   },
   {
     what: "scaffold overwrites an existing handler file",
-    file: "apps/server/scripts/scaffold.mjs",
+    file: "packages/scaffold/src/scaffold.mjs",
     text: "if (existsSync(at(path))) {",
     replacement: "if (existsSync(at(path)) && false) {",
     pkg: "apps/server",
@@ -198,7 +199,25 @@ const build = (dirs) => {
   return { status: 0 };
 };
 
-const only = process.argv.slice(2).map(Number);
+const USAGE = `usage: planted-faults.mjs [--check] [index ...]
+  plants each fault (or the faults of the given indexes, from 0) in turn, rebuilds what runs from
+  a build, runs the test that guards against it, reports whether it caught it, and restores the file
+  --check   only report whether each fault's text is still in its file; plant nothing
+  --help    print this and exit`;
+const argv = process.argv.slice(2);
+if (argv.includes("--help") || argv.includes("-h")) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const wrong = argv.filter(
+  (arg) => arg !== "--check" && !(/^\d+$/.test(arg) && Number(arg) < FAULTS.length),
+);
+if (wrong.length > 0) {
+  console.error(`planted-faults: not an option or a fault's index: ${wrong.join(" ")}\n${USAGE}`);
+  process.exit(2);
+}
+const checkOnly = argv.includes("--check");
+const only = argv.filter((arg) => arg !== "--check").map(Number);
 let missed = 0;
 for (const [index, fault] of FAULTS.entries()) {
   if (only.length > 0 && !only.includes(index)) continue;
@@ -207,6 +226,10 @@ for (const [index, fault] of FAULTS.entries()) {
   if (!original.includes(fault.text)) {
     console.log(`[${index}] ${fault.what}: the code moved, update the fault`);
     missed++;
+    continue;
+  }
+  if (checkOnly) {
+    console.log(`[${index}] ${fault.what}: its text is in ${fault.file}`);
     continue;
   }
   writeFileSync(path, original.replace(fault.text, fault.replacement));

@@ -55,7 +55,7 @@ import {
 import { buildRouteTable } from "./routing/table.js";
 import type { ApiKeyStore } from "./storage/api-key-store.js";
 import type { StoreLifecycle } from "./storage/store-lifecycle.js";
-import { requestTracing } from "./tracing/hooks.js";
+import { requestTracing } from "./tracing/request-tracing.js";
 import { traceOperation } from "./tracing/trace-operation.js";
 import { parseQuery, validateRequest } from "./validation/validate.js";
 

@@ -25,7 +25,7 @@ import type { OpsRoute } from "./ops-routes/ops-routes.js";
 import { type ReadinessMonitor, readinessMonitor } from "./ops-routes/readiness.js";
 import { createRateLimiter, type RateLimiter } from "./rate-limit/index.js";
 import { keyUsage } from "./rate-limit/usage.js";
-import { requestTracing } from "./tracing/hooks.js";
+import { requestTracing } from "./tracing/request-tracing.js";
 import { warmUp } from "./warm-up/warm-up.js";
 
 /**

@@ -7,7 +7,7 @@
  * faults: the operation step left out, the decision not wrapped).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { installRequestTracing, type RequestTracing } from "../src/tracing/hooks.js";
+import { installRequestTracing, type RequestTracing } from "../src/tracing/request-tracing.js";
 import { contract, startFixtureApp } from "./support/serve.js";
 
 /** A tracer that records what the lifecycle tells it. */

@@ -132,7 +132,7 @@ export class SqliteStore extends KyselyStore {
       // Rows as arrays (raw): the driver builds no object per row; the mapper builds the pet.
       const inner = query.compile().sql;
       // Described once, then left to the garbage collector: a statement kept alive holds part of
-      // the connection's lookaside memory, which every query draws on (engine storage/sqlite.ts).
+      // the connection's lookaside memory, which every query draws on (engine storage/sqlite-database.ts).
       const described = raw.prepare(inner).columns() as PageColumn[];
       const columns = described.map((c) => c.name);
       const jsonSql = jsonPageSql(inner, described, rowidAlias);

@@ -15,7 +15,7 @@ import {
   createApiKeysTable,
   kyselyApiKeyStore,
 } from "../storage/api-key-store.js";
-import { classifySqliteError, openSqliteDatabase } from "../storage/sqlite.js";
+import { classifySqliteError, openSqliteDatabase } from "../storage/sqlite-database.js";
 import {
   type ApiKeyRecord,
   type Caller,

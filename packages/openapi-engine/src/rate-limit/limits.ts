@@ -31,7 +31,7 @@ import type { ApiKeyRecord, Caller, CallerLocals } from "../auth/security.js";
 import { engineErrors } from "../errors.js";
 import { setEngineHeader } from "../express-messages.js";
 import { step } from "../lifecycle/lifecycle.js";
-import type { RequestTracing } from "../tracing/hooks.js";
+import type { RequestTracing } from "../tracing/request-tracing.js";
 import type { BanSettings } from "./ban.js";
 import type { RateLimiter } from "./limiter.js";
 

@@ -22,7 +22,7 @@ export {
   type OpenPostgres,
   openPostgresDatabase,
   type PostgresOptions,
-} from "./postgres.js";
+} from "./postgres-database.js";
 export { preparedLater } from "./prepared-later.js";
-export { classifySqliteError, type OpenSqlite, openSqliteDatabase } from "./sqlite.js";
+export { classifySqliteError, type OpenSqlite, openSqliteDatabase } from "./sqlite-database.js";
 export type { StoreLifecycle } from "./store-lifecycle.js";

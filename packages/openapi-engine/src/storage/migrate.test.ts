@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { type Kysely, type Migration, sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import type { MigrationList } from "./migrate.js";
-import { openPostgresDatabase } from "./postgres.js";
-import { openSqliteDatabase } from "./sqlite.js";
+import { openPostgresDatabase } from "./postgres-database.js";
+import { openSqliteDatabase } from "./sqlite-database.js";
 
 const dir = mkdtempSync(join(tmpdir(), "engine-migrate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

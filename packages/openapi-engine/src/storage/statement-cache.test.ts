@@ -1,6 +1,6 @@
 import Database from "libsql";
 import { describe, expect, it } from "vitest";
-import { withStatementCache } from "./sqlite.js";
+import { withStatementCache } from "./sqlite-database.js";
 
 /** A real connection whose prepare calls are counted by SQL text. */
 function countedConnection() {

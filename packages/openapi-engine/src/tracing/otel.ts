@@ -10,7 +10,7 @@
  */
 import { register } from "node:module";
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { installRequestTracing } from "./hooks.js";
+import { installRequestTracing } from "./request-tracing.js";
 
 export { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 
