@@ -1,12 +1,13 @@
 /**
- * The files one `GET /v1/pets?limit=20` passes through, measured: the built server as shipped
- * (`node dist/main.js`, `NODE_ENV=production`: access lines and metrics on, the in-process rate
- * limiter, SQLite), V8's precise coverage started in it before its first module loads
- * (support/coverage-probe.mjs) and read over IPC around one request, counts every function called
- * while that request is answered, and the source files of the engine and of the Animal Store holding one of them must
- * be the list the engine README gives ("One `GET /v1/pets`, file by file"), no more and no fewer.
- * A file added to the road, or one the README names that the request no longer reaches, fails
- * here; so does a road longer than issue 49's bound.
+ * The files one GET of the contract's paged list (listPets, a page of its default size) passes
+ * through, measured: the built server as shipped (`node dist/main.js`, `NODE_ENV=production`:
+ * access lines and metrics on, the in-process rate limiter, SQLite), V8's precise coverage
+ * started in it before its first module loads (support/coverage-probe.mjs) and read over IPC
+ * around one request, counts every function called while that request is answered; the source
+ * files of the engine and of the Animal Store holding one of them must be the list the engine
+ * README gives (its section "One `GET <the list>`, file by file"), no more and no fewer. A file
+ * added to the road, or one the README names that the request no longer reaches, fails here; so
+ * does a road longer than issue 49's bound.
  */
 import { readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -25,6 +26,10 @@ const PROBE = fileURLToPath(new URL("./support/coverage-probe.mjs", import.meta.
 /** Issue 49's bound on the road: source files of the engine and the application together. */
 const MOST_FILES = 15;
 
+/** The contract's paged list (listPets), asked for a page of its default size. */
+const list = pagedList();
+const pageSize = list.defaultSize;
+
 /** The repository path of the source file `url` was built from, or undefined (not ours). */
 function sourceOf(url: string): string | undefined {
   if (!url.startsWith("file://")) return undefined;
@@ -39,7 +44,7 @@ function sourceOf(url: string): string | undefined {
 /** The files the README's road table names, as repository paths, in its order. */
 function readmeRoad(): string[] {
   const text = readFileSync(README, "utf8");
-  const start = text.indexOf("### One `GET /v1/pets`, file by file");
+  const start = text.indexOf(`### One \`GET ${basePath}${list.op.path}\`, file by file`);
   expect(start, "the README's road section").toBeGreaterThan(-1);
   const table = text
     .slice(start)
@@ -63,10 +68,6 @@ function ask<T>(server: ServerProcess, message: "reset" | "take"): Promise<T> {
     server.child.send(message);
   });
 }
-
-/** The contract's paged list (listPets), asked for a page of its default size. */
-const list = pagedList();
-const pageSize = list.defaultSize;
 
 const temp = tempDir();
 let server: ServerProcess | undefined;
@@ -101,7 +102,7 @@ afterAll(async () => {
   temp.remove();
 });
 
-describe("one GET /v1/pets", () => {
+describe("one GET of the paged list", () => {
   it("passes through the files the engine README lists, and no others", async () => {
     const running = server as ServerProcess;
     const url = `${running.url}${basePath}${list.op.path}?${list.pageSize}=${pageSize}`;
