@@ -13,9 +13,6 @@ import { describe, expect, it } from "vitest";
 
 const cli = fileURLToPath(new URL("../dist/own-contract-drill-cli.js", import.meta.url));
 
-/** The steps that fail today, by the start of their name, and why (the line the drill prints). */
-const KNOWN_GAPS: { step: string; reason: RegExp }[] = [];
-
 function drill(): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, "--discard"], {
@@ -35,23 +32,15 @@ function drill(): Promise<{ code: number | null; output: string }> {
 // Under `pnpm drill:spec-edits` this suite runs inside an edited copy, itself a drill: the own
 // contract drill runs on the repository, not on every edited copy of it.
 describe.skipIf(process.env.SPEC_EDIT_DRILL !== undefined)("pnpm drill:own-contract", () => {
-  it("follows the README's section on the foreign contract: every step passes but the known gaps", {
+  it("follows the README's section on the foreign contract: every step passes", {
     timeout: 900_000,
   }, async () => {
     const { code, output } = await drill();
     const passed = [...output.matchAll(/^ {2}ok {4}(.+) \(\d+ s\)$/gm)].map((m) => m[1] as string);
     const failed = [...output.matchAll(/^ {2}FAIL {2}(.+)$/gm)].map((m) => m[1] as string);
-    // Every step up to the build (the prerequisites), then each of the others, ran.
-    expect(passed.length + failed.length, output).toBe(12);
-    for (const line of failed) {
-      const gap = KNOWN_GAPS.find((known) => line.startsWith(known.step));
-      expect(gap, `a step failed that is no known gap:\n${line}\n\n${output}`).toBeDefined();
-      expect(line, output).toMatch(gap?.reason as RegExp);
-    }
-    for (const gap of KNOWN_GAPS) {
-      const closed = passed.some((name) => name.startsWith(gap.step));
-      expect(closed, `"${gap.step}" passes now: remove it from KNOWN_GAPS`).toBe(false);
-    }
-    expect(code).toBe(KNOWN_GAPS.length === 0 ? 0 : 1);
+    expect(failed, output).toEqual([]);
+    // Every step up to the build (the prerequisites), then each of the others, ran and passed.
+    expect(passed.length, output).toBe(12);
+    expect(code).toBe(0);
   });
 });
