@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "@animal-store/test-support/free-port";
 import { basePath, pagedList } from "@animal-store/test-support/spec-values";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contract, exampleCall } from "./support/contract.js";
 import { createKeyIn, kill, type ServerProcess, spawnServer } from "./support/server-process.js";
 import { tempDir } from "./support/test-app.js";
 
@@ -85,12 +86,15 @@ beforeAll(async () => {
     { nodeArgs: ["--import", PROBE], ipc: true },
   );
   headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  // More pets than a page, so the page has a next link (the cursor is written).
+  // More pets than a page, so the page has a next link (the cursor is written): the contract's
+  // example create on the list's path, sent once more than a page holds.
+  const create = contract.operations.find((op) => op.method === "POST" && op.path === list.op.path);
+  if (create === undefined) throw new Error(`the contract creates nothing at ${list.op.path}`);
+  const example = exampleCall(create);
   for (let i = 0; i <= pageSize; i++) {
-    const created = await fetch(`${server.url}${basePath}${list.op.path}`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify({ name: `Pet ${i}`, categoryId: 1 }),
+    const created = await fetch(`${server.url}${basePath}${example.path}`, {
+      ...example.init,
+      headers: { ...(example.init.headers as Record<string, string>), ...headers },
     });
     expect(created.status).toBe(201);
   }
